@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "wb",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "wb", targets: ["wb"]),
+        .library(name: "StructureModel", targets: ["StructureModel"]),
+        .library(name: "Workbench", targets: ["Workbench"]),
+    ],
+    targets: [
+        // libedit through pkg-config; Debian's package is libedit-dev.
+        .systemLibrary(
+            name: "CLibedit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
+        .target(name: "StructureModel"),
+        .target(name: "Workbench", dependencies: ["StructureModel", "CLibedit"]),
+        .executableTarget(name: "wb", dependencies: ["Workbench"]),
+        .executableTarget(name: "wbgen", dependencies: ["StructureModel"]),
+        .testTarget(name: "StructureModelTests", dependencies: ["StructureModel"]),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "StructureModel"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["wb", "wbgen", "StructureModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

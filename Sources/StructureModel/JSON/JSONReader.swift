@@ -1,0 +1,474 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A problem found while reading JSON, at a byte offset of the input.
+///
+/// The offset is turned into a line, a column and a key path only when the error is
+/// reported (see `SourceLocator`), so the reader's hot path carries no bookkeeping.
+public struct JSONReadError: Error, Sendable, Equatable {
+    public var offset: Int
+    public var message: String
+
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+}
+
+/// The bytes of an object key, compared against known keys without building a `String`.
+struct RawKey {
+    let start: UnsafePointer<UInt8>
+    let count: Int
+    let hasEscapes: Bool
+    let offset: Int
+
+    static func ~= (pattern: StaticString, key: RawKey) -> Bool {
+        key == pattern
+    }
+
+    static func == (key: RawKey, pattern: StaticString) -> Bool {
+        if key.hasEscapes { return key.string == pattern.description }
+        guard pattern.utf8CodeUnitCount == key.count else { return false }
+        return memcmp(pattern.utf8Start, key.start, key.count) == 0
+    }
+
+    var string: String {
+        if !hasEscapes {
+            return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        }
+        // Escaped keys are rare; they were validated when the key was scanned.
+        var reader = JSONReader(start: start - 1, count: count + 2, baseOffset: offset - 1)
+        return (try? reader.readString()) ?? ""
+    }
+}
+
+/// A forward-only JSON reader over a NUL-terminated byte buffer.
+///
+/// Typed decoders pull exactly the shapes they expect (`readFloat`, `readObject`, ...) so a
+/// RoomPlan file is decoded in one pass without an intermediate tree; anything unknown is
+/// read with `readValue` and kept. Grammar is RFC 8259, strictly: no comments, no trailing
+/// commas, no NaN or Infinity, no leading zeros.
+struct JSONReader {
+    static let maximumDepth = 512
+
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    /// Added to positions in error reports, for readers over a part of a larger buffer.
+    let baseOffset: Int
+    var position = 0
+    var depth = 0
+
+    /// `start` must point at `count` bytes followed by a NUL byte.
+    init(start: UnsafePointer<UInt8>, count: Int, baseOffset: Int = 0) {
+        self.base = start
+        self.count = count
+        self.baseOffset = baseOffset
+    }
+
+    var offset: Int { baseOffset + position }
+
+    func error(_ message: String, at position: Int? = nil) -> JSONReadError {
+        JSONReadError(offset: baseOffset + (position ?? self.position), message: message)
+    }
+
+    // MARK: Structure
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            switch base[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// The next significant byte, or nil at the end of input.
+    @inline(__always)
+    mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return position < count ? base[position] : nil
+    }
+
+    func describeHere() -> String {
+        guard position < count else { return "the end of the file" }
+        let byte = base[position]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    mutating func expect(_ byte: UInt8, _ what: String) throws {
+        guard peek() == byte else { throw error("expected \(what), found \(describeHere())") }
+        position += 1
+    }
+
+    /// Requires that only whitespace follows.
+    mutating func expectEnd() throws {
+        if peek() != nil { throw error("unexpected \(describeHere()) after the end of the JSON value") }
+    }
+
+    /// Calls `body` once per member with the member's key; `body` must consume the value.
+    mutating func readObject(
+        _ body: (inout JSONReader, RawKey) throws -> Void
+    ) throws {
+        guard peek() == UInt8(ascii: "{") else { throw error("expected an object, found \(describeHere())") }
+        position += 1
+        depth += 1
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return
+        }
+        while true {
+            guard peek() == UInt8(ascii: "\"") else {
+                throw error("expected a key in quotes, found \(describeHere())")
+            }
+            let key = try scanKey()
+            try expect(UInt8(ascii: ":"), "':' after a key")
+            skipWhitespace()
+            try body(&self, key)
+            switch peek() {
+            case UInt8(ascii: ","):
+                position += 1
+                if peek() == UInt8(ascii: "}") { throw error("trailing ',' before '}'") }
+            case UInt8(ascii: "}"):
+                position += 1
+                depth -= 1
+                return
+            default:
+                throw error("expected ',' or '}' in an object, found \(describeHere())")
+            }
+        }
+    }
+
+    /// Calls `body` once per element with its index; `body` must consume the element.
+    mutating func readArray(
+        _ body: (inout JSONReader, Int) throws -> Void
+    ) throws {
+        guard peek() == UInt8(ascii: "[") else { throw error("expected an array, found \(describeHere())") }
+        position += 1
+        depth += 1
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return
+        }
+        var index = 0
+        while true {
+            skipWhitespace()
+            try body(&self, index)
+            index += 1
+            switch peek() {
+            case UInt8(ascii: ","):
+                position += 1
+                if peek() == UInt8(ascii: "]") { throw error("trailing ',' before ']'") }
+            case UInt8(ascii: "]"):
+                position += 1
+                depth -= 1
+                return
+            default:
+                throw error("expected ',' or ']' in an array, found \(describeHere())")
+            }
+        }
+    }
+
+    // MARK: Scalars
+
+    mutating func readNull() throws {
+        guard peek() == UInt8(ascii: "n") else { throw error("expected null, found \(describeHere())") }
+        try literal("null")
+    }
+
+    /// Consumes `null` when it comes next.
+    mutating func readNullIfPresent() throws -> Bool {
+        guard peek() == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
+    }
+
+    mutating func readBool() throws -> Bool {
+        switch peek() {
+        case UInt8(ascii: "t"): try literal("true"); return true
+        case UInt8(ascii: "f"): try literal("false"); return false
+        default: throw error("expected true or false, found \(describeHere())")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        guard count - position >= n, memcmp(base + position, word.utf8Start, n) == 0 else {
+            throw error("expected \(word), found \(describeHere())")
+        }
+        position += n
+    }
+
+    /// Scans JSON number syntax; returns its byte range and whether it is a plain integer.
+    private mutating func scanNumber() throws -> (start: Int, end: Int, isInteger: Bool) {
+        let start = position
+        var p = position
+        var isInteger = true
+        if p < count && base[p] == UInt8(ascii: "-") { p += 1 }
+        guard p < count, isDigit(base[p]) else {
+            throw error(numberMessage(at: start), at: start)
+        }
+        if base[p] == UInt8(ascii: "0") {
+            p += 1
+            if p < count && isDigit(base[p]) { throw error("a number may not start with 0", at: start) }
+        } else {
+            while p < count && isDigit(base[p]) { p += 1 }
+        }
+        if p < count && base[p] == UInt8(ascii: ".") {
+            isInteger = false
+            p += 1
+            guard p < count, isDigit(base[p]) else { throw error("expected a digit after '.'", at: p) }
+            while p < count && isDigit(base[p]) { p += 1 }
+        }
+        if p < count && (base[p] == UInt8(ascii: "e") || base[p] == UInt8(ascii: "E")) {
+            isInteger = false
+            p += 1
+            if p < count && (base[p] == UInt8(ascii: "+") || base[p] == UInt8(ascii: "-")) { p += 1 }
+            guard p < count, isDigit(base[p]) else { throw error("expected a digit in the exponent", at: p) }
+            while p < count && isDigit(base[p]) { p += 1 }
+        }
+        position = p
+        return (start, p, isInteger)
+    }
+
+    private func numberMessage(at start: Int) -> String {
+        var p = start
+        if p < count && base[p] == UInt8(ascii: "-") { p += 1 }
+        let rest = UnsafeBufferPointer(start: base + p, count: min(8, count - p))
+        let word = String(decoding: rest, as: UTF8.self).lowercased()
+        if word.hasPrefix("nan") { return "NaN is not a number JSON can hold" }
+        if word.hasPrefix("inf") { return "Infinity is not a number JSON can hold" }
+        return "expected a number, found \(describeHere())"
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// Reads a number as a 32-bit float, as RoomPlan stores every coordinate.
+    mutating func readFloat() throws -> Float {
+        guard let next = peek() else { throw error("expected a number, found the end of the file") }
+        guard next == UInt8(ascii: "-") || isDigit(next) else {
+            throw error(next == UInt8(ascii: "N") || next == UInt8(ascii: "I")
+                ? numberMessage(at: position) : "expected a number, found \(describeHere())")
+        }
+        let (start, _, _) = try scanNumber()
+        // The buffer is NUL-terminated and the syntax is already checked, so strtof stops
+        // exactly where the scan did and rounds the decimal correctly to the nearest float.
+        let value = strtof(UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self), nil)
+        guard value.isFinite else {
+            throw error("the number \(text(start, position)) is too large for a 32-bit float", at: start)
+        }
+        return value
+    }
+
+    /// Reads a number that must be a whole number (story, version).
+    mutating func readInt() throws -> Int {
+        guard let next = peek(), next == UInt8(ascii: "-") || isDigit(next) else {
+            throw error("expected a whole number, found \(describeHere())")
+        }
+        let (start, end, isInteger) = try scanNumber()
+        let source = text(start, end)
+        if isInteger, let value = Int(source) { return value }
+        if let value = Double(source), value.rounded() == value, abs(value) < 9.0e15 { return Int(value) }
+        throw error("expected a whole number, found \(source)", at: start)
+    }
+
+    private func text(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
+    }
+
+    /// Scans a quoted key, returning its raw bytes (escapes validated, not decoded).
+    private mutating func scanKey() throws -> RawKey {
+        let open = position
+        position += 1
+        let start = position
+        var hasEscapes = false
+        while true {
+            guard position < count else { throw error("unterminated string", at: open) }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                position += 2
+                continue
+            }
+            if byte < 0x20 { throw error("a control character must be escaped in a string") }
+            position += 1
+        }
+        let key = RawKey(start: base + start, count: position - start, hasEscapes: hasEscapes,
+                         offset: baseOffset + start)
+        position += 1
+        if hasEscapes {
+            var check = JSONReader(start: base + open, count: position - open, baseOffset: baseOffset + open)
+            _ = try check.readString()
+        }
+        return key
+    }
+
+    mutating func readString() throws -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw error("expected a string, found \(describeHere())") }
+        let open = position
+        position += 1
+        let start = position
+        // Fast path: no escapes, the common case (and all of coreModel but its "\/").
+        while position < count {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
+                position += 1
+                return try validatedString(bytes, at: start)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("a control character must be escaped in a string") }
+            position += 1
+        }
+        guard position < count else { throw error("unterminated string", at: open) }
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(position - start + 64)
+        decoded.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
+        while true {
+            guard position < count else { throw error("unterminated string", at: open) }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return try decoded.withUnsafeBufferPointer { buffer in
+                    try validatedString(buffer, at: start)
+                }
+            }
+            if byte < 0x20 { throw error("a control character must be escaped in a string") }
+            if byte != UInt8(ascii: "\\") {
+                // Copy the run up to the next quote or backslash in one go.
+                var end = position + 1
+                while end < count {
+                    let b = base[end]
+                    if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+                    end += 1
+                }
+                decoded.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
+                position = end
+                continue
+            }
+            position += 1
+            guard position < count else { throw error("unterminated string", at: open) }
+            let escaped = base[position]
+            position += 1
+            switch escaped {
+            case UInt8(ascii: "\""): decoded.append(0x22)
+            case UInt8(ascii: "\\"): decoded.append(0x5C)
+            case UInt8(ascii: "/"): decoded.append(0x2F)
+            case UInt8(ascii: "b"): decoded.append(0x08)
+            case UInt8(ascii: "f"): decoded.append(0x0C)
+            case UInt8(ascii: "n"): decoded.append(0x0A)
+            case UInt8(ascii: "r"): decoded.append(0x0D)
+            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try readHex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard position + 1 < count, base[position] == UInt8(ascii: "\\"),
+                          base[position + 1] == UInt8(ascii: "u") else {
+                        throw error("a lone UTF-16 surrogate in a \\u escape", at: position - 6)
+                    }
+                    position += 2
+                    let low = try readHex4()
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw error("a lone UTF-16 surrogate in a \\u escape", at: position - 6)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw error("a lone UTF-16 surrogate in a \\u escape", at: position - 6)
+                }
+                let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                decoded.append(contentsOf: Array(String(character).utf8))
+            default:
+                throw error("unknown escape '\\\(Character(Unicode.Scalar(escaped)))' in a string", at: position - 2)
+            }
+        }
+    }
+
+    private mutating func readHex4() throws -> UInt32 {
+        guard count - position >= 4 else { throw error("expected 4 hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = base[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("expected 4 hex digits after \\u")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws -> String {
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw error("a string that is not valid UTF-8", at: start)
+        }
+        return string
+    }
+
+    // MARK: Any value
+
+    /// Reads any JSON value, keeping numbers as their text and objects in their order.
+    mutating func readValue() throws -> JSONValue {
+        guard let next = peek() else { throw error("expected a value, found the end of the file") }
+        switch next {
+        case UInt8(ascii: "{"):
+            var members: [JSONMember] = []
+            var keys = Set<String>()
+            try readObject { reader, key in
+                let name = key.string
+                guard keys.insert(name).inserted else {
+                    throw reader.error("duplicate key \"\(name)\"", at: key.offset - 1 - reader.baseOffset)
+                }
+                members.append(JSONMember(name, try reader.readValue()))
+            }
+            return .object(JSONObject(members))
+        case UInt8(ascii: "["):
+            var elements: [JSONValue] = []
+            try readArray { reader, _ in elements.append(try reader.readValue()) }
+            return .array(elements)
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            return .bool(try readBool())
+        case UInt8(ascii: "n"):
+            try readNull()
+            return .null
+        default:
+            let (start, end, _) = try scanNumber()
+            return .number(JSONNumber(text: text(start, end)))
+        }
+    }
+
+    /// Skips one value of any kind, checking its syntax.
+    mutating func skipValue() throws {
+        _ = try readValue()
+    }
+}
+
+/// Runs `body` with a reader over `bytes`, NUL-terminated as `JSONReader` requires.
+func withJSONReader<T>(
+    _ bytes: [UInt8],
+    _ body: (inout JSONReader) throws -> T
+) throws -> T {
+    var terminated = bytes
+    terminated.append(0)
+    return try terminated.withUnsafeBufferPointer { buffer in
+        var reader = JSONReader(start: buffer.baseAddress!, count: buffer.count - 1)
+        return try body(&reader)
+    }
+}

@@ -1,0 +1,240 @@
+/// Writes JSON in the form Apple's `JSONEncoder` with `[.prettyPrinted, .sortedKeys]`
+/// gives on iOS 17+: two-space indentation, `"key" : value`, empty containers spread over
+/// a blank line, `/` escaped as `\/`, floats in their shortest round-trip form, no
+/// trailing newline. Files Apple wrote come back byte for byte; anything else is
+/// normalised into that form.
+///
+/// Callers write keys in sorted order themselves: typed encoders know their keys, and
+/// `ExtraMembers` merges the keys wb does not model into the right places.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var level = 0
+    /// Whether the current container has had a member yet, one entry per open container.
+    private var hasMembers: [Bool] = []
+    /// Set after a key, so the value that follows does not start a new line.
+    private var afterKey = false
+
+    public init(capacity: Int = 1 << 16) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    // MARK: Containers
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
+        startValue()
+        bytes.append(bracket)
+        level += 1
+        hasMembers.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let hadMembers = hasMembers.removeLast()
+        level -= 1
+        // An empty container still spans lines, with an empty line inside.
+        bytes.append(0x0A)
+        if !hadMembers { bytes.append(0x0A) }
+        indent()
+        bytes.append(bracket)
+    }
+
+    @inline(__always)
+    private mutating func startValue() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard !hasMembers.isEmpty else { return }
+        if hasMembers[hasMembers.count - 1] {
+            bytes.append(UInt8(ascii: ","))
+        } else {
+            hasMembers[hasMembers.count - 1] = true
+        }
+        bytes.append(0x0A)
+        indent()
+    }
+
+    @inline(__always)
+    private mutating func indent() {
+        for _ in 0..<level {
+            bytes.append(0x20)
+            bytes.append(0x20)
+        }
+    }
+
+    // MARK: Keys
+
+    public mutating func key(_ name: StaticString) {
+        startValue()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
+        afterKey = true
+    }
+
+    public mutating func key(_ name: String) {
+        startValue()
+        writeQuoted(name)
+        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        afterKey = true
+    }
+
+    // MARK: Scalars
+
+    public mutating func null() {
+        startValue()
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    }
+
+    public mutating func bool(_ value: Bool) {
+        startValue()
+        if value {
+            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        } else {
+            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        }
+    }
+
+    public mutating func int(_ value: Int) {
+        startValue()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A float as `JSONEncoder` writes a `Float`: its shortest round-trip decimal with a
+    /// trailing `.0` removed (`1`, `0.6787059`, `5.9843063e-05`, `-0`).
+    public mutating func float(_ value: Float) {
+        precondition(value.isFinite, "non-finite floats are rejected before they reach the writer")
+        startValue()
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func number(_ number: JSONNumber) {
+        startValue()
+        bytes.append(contentsOf: number.text.utf8)
+    }
+
+    public mutating func string(_ value: String) {
+        startValue()
+        writeQuoted(value)
+    }
+
+    private mutating func writeQuoted(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            let count = utf8.count
+            while index < count {
+                let byte = utf8[index]
+                let escape: (UInt8, UInt8)?
+                switch byte {
+                case UInt8(ascii: "\""): escape = (0x5C, 0x22)
+                case UInt8(ascii: "\\"): escape = (0x5C, 0x5C)
+                case UInt8(ascii: "/"): escape = (0x5C, 0x2F)
+                case 0x08: escape = (0x5C, UInt8(ascii: "b"))
+                case 0x0C: escape = (0x5C, UInt8(ascii: "f"))
+                case 0x0A: escape = (0x5C, UInt8(ascii: "n"))
+                case 0x0D: escape = (0x5C, UInt8(ascii: "r"))
+                case 0x09: escape = (0x5C, UInt8(ascii: "t"))
+                case 0..<0x20: escape = (0, 0)
+                default: escape = nil
+                }
+                guard let escape else {
+                    index += 1
+                    continue
+                }
+                if runStart < index {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                }
+                if escape.0 == 0 {
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                              hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                } else {
+                    bytes.append(escape.0)
+                    bytes.append(escape.1)
+                }
+                index += 1
+                runStart = index
+            }
+            if runStart < count {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    // MARK: Compound helpers
+
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for member in object.sortedMembers {
+                key(member.key)
+                self.value(member.value)
+            }
+            endObject()
+        }
+    }
+
+    public mutating func floats(_ values: some Sequence<Float>) {
+        beginArray()
+        for value in values { float(value) }
+        endArray()
+    }
+
+    public mutating func vector(_ value: SIMD3<Float>) {
+        beginArray()
+        float(value.x)
+        float(value.y)
+        float(value.z)
+        endArray()
+    }
+}
+
+/// Walks a sorted list of members a typed encoder does not model, writing each one just
+/// before the first known key that sorts after it, so the merged object stays sorted.
+struct ExtraMembers {
+    private let members: [JSONMember]
+    private var next = 0
+
+    init(_ object: JSONObject) {
+        members = object.sortedMembers
+    }
+
+    mutating func flush(before key: StaticString, into writer: inout JSONWriter) {
+        while next < members.count {
+            let member = members[next]
+            let precedes = member.key.utf8.lexicographicallyPrecedes(
+                UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            guard precedes else { return }
+            writer.key(member.key)
+            writer.value(member.value)
+            next += 1
+        }
+    }
+
+    mutating func flushRest(into writer: inout JSONWriter) {
+        while next < members.count {
+            writer.key(members[next].key)
+            writer.value(members[next].value)
+            next += 1
+        }
+    }
+}

@@ -1,0 +1,224 @@
+/// One RoomPlan capture: `CapturedRoom` as `JSONEncoder` writes it.
+///
+/// A capture may cover several real rooms (one floor polygon, several labelled sections).
+/// The private keys `coreModel` and `referenceOriginTransform` are kept exactly;
+/// `coreModel` is an opaque blob that wb never interprets or changes.
+public struct CapturedRoom: Sendable, Hashable {
+    /// The element arrays a capture has; iOS 16 files lack `floors` and `sections`.
+    public enum ArrayKey: String, Sendable, Hashable, CaseIterable {
+        case doors, floors, objects, openings, sections, walls, windows
+    }
+
+    public var coreModel: String?
+    public var doors: [Surface] = []
+    public var floors: [Surface] = []
+    /// Not in any real iOS 17 file; kept when a file has it.
+    public var identifier: String?
+    public var objects: [Object] = []
+    public var openings: [Surface] = []
+    public var referenceOriginTransform: Transform?
+    public var sections: [Section] = []
+    public var story: Int?
+    public var version: Int?
+    public var walls: [Surface] = []
+    public var windows: [Surface] = []
+    /// Arrays the file did not have; they are written back only once they hold something.
+    public var absentArrays: Set<ArrayKey> = []
+    public var extra = JSONObject()
+
+    public init() {}
+
+    /// Every surface with the array it lives in, in file order.
+    public var surfaceGroups: [(key: ArrayKey, surfaces: [Surface])] {
+        [(.walls, walls), (.doors, doors), (.windows, windows), (.openings, openings), (.floors, floors)]
+    }
+
+    public func surfaces(_ key: ArrayKey) -> [Surface] {
+        switch key {
+        case .walls: return walls
+        case .doors: return doors
+        case .windows: return windows
+        case .openings: return openings
+        case .floors: return floors
+        case .objects, .sections: return []
+        }
+    }
+}
+
+/// A merged multi-room result: `CapturedStructure`. It holds each room whole, plus
+/// structure-level arrays that Apple's merge computed (shared walls de-duplicated, one
+/// floor). Those arrays are kept as they came, in `merged`, a room-shaped value.
+public struct CapturedStructure: Sendable, Hashable {
+    public var rooms: [CapturedRoom]
+    public var merged: CapturedRoom
+
+    public init(rooms: [CapturedRoom], merged: CapturedRoom) {
+        self.rooms = rooms
+        self.merged = merged
+    }
+}
+
+/// What a RoomPlan JSON file holds.
+public enum RoomPlanDocument: Sendable, Hashable {
+    case room(CapturedRoom)
+    case structure(CapturedStructure)
+
+    public var kindName: String {
+        switch self {
+        case .room: return "CapturedRoom"
+        case .structure: return "CapturedStructure"
+        }
+    }
+}
+
+// MARK: - Reading and writing the top level
+
+/// The top level of either kind, read in one pass; which kind it is follows from the keys.
+struct TopLevel {
+    var room = CapturedRoom()
+    var rooms: [CapturedRoom]?
+    var presentArrays: Set<CapturedRoom.ArrayKey> = []
+    var keys: [String] = []
+
+    init(reading reader: inout JSONReader, nested: Bool) throws {
+        guard reader.peek() == UInt8(ascii: "{") else {
+            throw reader.error(nested
+                ? "expected a room object in \"rooms\", found \(reader.describeHere())"
+                : "not a RoomPlan file: expected a JSON object at the top, found \(reader.describeHere())")
+        }
+        var seen = KeySet()
+        try reader.readObject { reader, key in
+            try seen.insert(key, reader: reader)
+            keys.append(key.string)
+            switch key {
+            case "coreModel": room.coreModel = try reader.readString()
+            case "doors": room.doors = try reader.readSurfaces(); presentArrays.insert(.doors)
+            case "floors": room.floors = try reader.readSurfaces(); presentArrays.insert(.floors)
+            case "identifier": room.identifier = try reader.readString()
+            case "objects":
+                var objects: [Object] = []
+                try reader.readArray { reader, _ in objects.append(try Object(reading: &reader)) }
+                room.objects = objects
+                presentArrays.insert(.objects)
+            case "openings": room.openings = try reader.readSurfaces(); presentArrays.insert(.openings)
+            case "referenceOriginTransform":
+                room.referenceOriginTransform = try reader.readTransform("referenceOriginTransform")
+            case "rooms" where !nested:
+                var rooms: [CapturedRoom] = []
+                try reader.readArray { reader, _ in
+                    let start = reader.offset
+                    let nestedRoom = try TopLevel(reading: &reader, nested: true)
+                    guard nestedRoom.looksLikeRoom else {
+                        throw reader.error("a room in \"rooms\" needs \"walls\", \"doors\", \"windows\", "
+                                           + "\"openings\" and \"objects\"", absolute: start)
+                    }
+                    rooms.append(nestedRoom.finishedRoom)
+                }
+                self.rooms = rooms
+            case "sections":
+                var sections: [Section] = []
+                try reader.readArray { reader, _ in sections.append(try Section(reading: &reader)) }
+                room.sections = sections
+                presentArrays.insert(.sections)
+            case "story": room.story = try reader.readInt()
+            case "version": room.version = try reader.readInt()
+            case "walls": room.walls = try reader.readSurfaces(); presentArrays.insert(.walls)
+            case "windows": room.windows = try reader.readSurfaces(); presentArrays.insert(.windows)
+            default: room.extra.members.append(JSONMember(key.string, try reader.readValue()))
+            }
+        }
+    }
+
+    /// Every RoomPlan version writes these five arrays.
+    var looksLikeRoom: Bool {
+        [.walls, .doors, .windows, .openings, .objects].allSatisfy(presentArrays.contains)
+    }
+
+    var finishedRoom: CapturedRoom {
+        var result = room
+        result.absentArrays = Set(CapturedRoom.ArrayKey.allCases).subtracting(presentArrays)
+        return result
+    }
+}
+
+extension JSONReader {
+    mutating func readSurfaces() throws -> [Surface] {
+        var surfaces: [Surface] = []
+        try readArray { reader, _ in surfaces.append(try Surface(reading: &reader)) }
+        return surfaces
+    }
+}
+
+extension CapturedRoom {
+    /// Writes the room's keys in sorted order; `rooms` (for a structure) goes between
+    /// `referenceOriginTransform` and `sections`, where it sorts.
+    func write(to writer: inout JSONWriter, rooms: [CapturedRoom]? = nil) {
+        var extras = ExtraMembers(extra)
+        writer.beginObject()
+        if let coreModel {
+            extras.flush(before: "coreModel", into: &writer)
+            writer.key("coreModel")
+            writer.string(coreModel)
+        }
+        writeSurfaces(.doors, "doors", doors, &writer, &extras)
+        writeSurfaces(.floors, "floors", floors, &writer, &extras)
+        if let identifier {
+            extras.flush(before: "identifier", into: &writer)
+            writer.key("identifier")
+            writer.string(identifier)
+        }
+        if !absentArrays.contains(.objects) || !objects.isEmpty {
+            extras.flush(before: "objects", into: &writer)
+            writer.key("objects")
+            writer.beginArray()
+            for object in objects { object.write(to: &writer) }
+            writer.endArray()
+        }
+        writeSurfaces(.openings, "openings", openings, &writer, &extras)
+        if let referenceOriginTransform {
+            extras.flush(before: "referenceOriginTransform", into: &writer)
+            writer.key("referenceOriginTransform")
+            writer.floats(referenceOriginTransform.elements.indices.lazy.map { referenceOriginTransform.elements[$0] })
+        }
+        if let rooms {
+            extras.flush(before: "rooms", into: &writer)
+            writer.key("rooms")
+            writer.beginArray()
+            for room in rooms { room.write(to: &writer) }
+            writer.endArray()
+        }
+        if !absentArrays.contains(.sections) || !sections.isEmpty {
+            extras.flush(before: "sections", into: &writer)
+            writer.key("sections")
+            writer.beginArray()
+            for section in sections { section.write(to: &writer) }
+            writer.endArray()
+        }
+        if let story {
+            extras.flush(before: "story", into: &writer)
+            writer.key("story")
+            writer.int(story)
+        }
+        if let version {
+            extras.flush(before: "version", into: &writer)
+            writer.key("version")
+            writer.int(version)
+        }
+        writeSurfaces(.walls, "walls", walls, &writer, &extras)
+        writeSurfaces(.windows, "windows", windows, &writer, &extras)
+        extras.flushRest(into: &writer)
+        writer.endObject()
+    }
+
+    private func writeSurfaces(
+        _ array: ArrayKey, _ key: StaticString, _ surfaces: [Surface],
+        _ writer: inout JSONWriter, _ extras: inout ExtraMembers
+    ) {
+        guard !absentArrays.contains(array) || !surfaces.isEmpty else { return }
+        extras.flush(before: key, into: &writer)
+        writer.key(key)
+        writer.beginArray()
+        for surface in surfaces { surface.write(to: &writer) }
+        writer.endArray()
+    }
+}
