@@ -1,1 +1,65 @@
+// wbgen: writes a generated building as RoomPlan JSON, for wb's examples, tests and
+// benchmarks (the real samples may not be copied into the repository).
+import Foundation
 import StructureModel
+
+let usage = """
+    usage: wbgen [--rooms N] [--stories S] [--seed K] [--core-model-kb KB] --out FOLDER
+
+    Writes into FOLDER:
+      structure.json      the whole building as one CapturedStructure
+      rooms/*.json        each room as a separate CapturedRoom, in its own frame
+      ground-truth.json   where each separate room belongs in the building
+    The same options give the same bytes on every machine.
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("wbgen: \(message)\n".utf8))
+    exit(2)
+}
+
+func parse(_ list: [String]) -> (BuildingSpec, String) {
+    var spec = BuildingSpec()
+    var output: String?
+    var arguments = list[...]
+    func value(for flag: String) -> String {
+        guard let value = arguments.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
+        return value
+    }
+    func number(for flag: String) -> Int {
+        let text = value(for: flag)
+        guard let number = Int(text), number >= 0 else { fail("\(flag) needs a whole number, got '\(text)'") }
+        return number
+    }
+    var rooms = spec.rooms, stories = spec.stories, seed = spec.seed, coreModelBytes = spec.coreModelBytes
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--rooms": rooms = number(for: argument)
+        case "--stories": stories = number(for: argument)
+        case "--seed": seed = UInt64(number(for: argument))
+        case "--core-model-kb": coreModelBytes = number(for: argument) * 1000
+        case "--out": output = value(for: argument)
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default: fail("unknown option '\(argument)'\n\(usage)")
+        }
+    }
+    spec = BuildingSpec(seed: seed, rooms: rooms, stories: stories, coreModelBytes: coreModelBytes)
+    guard let output else { fail("--out FOLDER is required\n\(usage)") }
+    return (spec, output)
+}
+
+let (spec, output) = parse(Array(CommandLine.arguments.dropFirst()))
+let building = BuildingGenerator.generate(spec)
+do {
+    try FileManager.default.createDirectory(atPath: output + "/rooms", withIntermediateDirectories: true)
+    try FileIO.writeAtomically(RoomPlanCodec.encode(.structure(building.structure)), to: output + "/structure.json")
+    for capture in building.captures {
+        try FileIO.writeAtomically(RoomPlanCodec.encode(.room(capture.room)), to: output + "/rooms/" + capture.fileName)
+    }
+    try FileIO.writeAtomically(building.groundTruthJSON(), to: output + "/ground-truth.json")
+} catch {
+    fail("\(error)")
+}
+print("wrote \(building.captures.count) rooms over \(spec.stories) \(spec.stories == 1 ? "story" : "stories") to \(output)")

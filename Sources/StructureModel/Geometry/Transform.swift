@@ -115,7 +115,8 @@ public struct RigidMotion: Sendable, Hashable {
 
     public func rotate(_ v: SIMD3<Double>) -> SIMD3<Double> {
         let (c, s) = cosSin
-        return SIMD3(c * v.x + s * v.z, v.y, -s * v.x + c * v.z)
+        // Adding 0 turns a -0 (from 0 times a negative sine) into 0, as a person would write it.
+        return SIMD3(c * v.x + s * v.z + 0, v.y + 0, -s * v.x + c * v.z + 0)
     }
 
     public func apply(toPoint p: SIMD3<Double>) -> SIMD3<Double> {

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A file that could not be read or written, in words for the person who named it.
+public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// What identifies a file's content on disk at one moment, to notice changes by others.
+public struct FileStamp: Sendable, Equatable {
+    public var size: Int
+    public var modificationSeconds: Int
+    public var modificationNanoseconds: Int
+    public var inode: UInt64
+}
+
+/// Plain POSIX file access: exact errors (errno), no Foundation on the hot path.
+public enum FileIO {
+    static func errorText(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or directory"
+        case EACCES, EPERM: return "permission denied"
+        case EISDIR: return "is a folder, not a file"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ENOSPC: return "no space left on the device"
+        case EROFS: return "the file system is read-only"
+        case ENAMETOOLONG: return "the path is too long"
+        default: return String(cString: strerror(code))
+        }
+    }
+
+    public static func stamp(of path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let mtime = info.st_mtimespec
+        #else
+        let mtime = info.st_mtim
+        #endif
+        return FileStamp(size: Int(info.st_size), modificationSeconds: Int(mtime.tv_sec),
+                         modificationNanoseconds: Int(mtime.tv_nsec), inode: UInt64(info.st_ino))
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The whole file. Folders, missing files and unreadable files are errors.
+    public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, message: errorText(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileError(path: path, message: errorText(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FileError(path: path, message: errorText(EISDIR))
+        }
+        var bytes = [UInt8]()
+        let expected = Int(info.st_size)
+        bytes.reserveCapacity(expected + 1)
+        var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(expected + 1, 1 << 24)))
+        while true {
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, message: errorText(errno))
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old
+    /// file or the new one, never a mixture: write a temporary file in the same folder,
+    /// flush it to disk, rename it over the target, flush the folder. The target's
+    /// permission bits are kept; a new file gets 0644 less the umask.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let folder = parentFolder(of: path)
+        guard isDirectory(folder) else {
+            throw FileError(path: path, message: "the folder \(folder) does not exist")
+        }
+        var mode: mode_t = 0o644
+        var existing = stat()
+        if stat(path, &existing) == 0 {
+            if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, message: errorText(EISDIR)) }
+            mode = existing.st_mode & 0o7777
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        var template = Array((folder + "/." + baseName(of: path) + ".wb-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileError(path: path, message: "cannot write in \(folder): \(errorText(errno))") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: FileError?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError(path: path, message: errorText(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == nil && fchmod(fd, mode) != 0 { failure = FileError(path: path, message: errorText(errno)) }
+        if failure == nil && fsync(fd) != 0 { failure = FileError(path: path, message: errorText(errno)) }
+        close(fd)
+        if failure == nil && rename(temporary, path) != 0 {
+            failure = FileError(path: path, message: errorText(errno))
+        }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        let folderFD = open(folder, O_RDONLY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    public static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    public static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
+@inline(__always)
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+@inline(__always)
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

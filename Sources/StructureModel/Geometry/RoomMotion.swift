@@ -1,0 +1,42 @@
+extension Surface {
+    /// The surface moved rigidly; polygon corners are local and stay as they are.
+    public func moved(by motion: RigidMotion) -> Surface {
+        var copy = self
+        copy.transform = motion.apply(to: transform)
+        return copy
+    }
+}
+
+extension Object {
+    public func moved(by motion: RigidMotion) -> Object {
+        var copy = self
+        copy.transform = motion.apply(to: transform)
+        return copy
+    }
+}
+
+extension Section {
+    public func moved(by motion: RigidMotion) -> Section {
+        var copy = self
+        let c = motion.apply(toPoint: SIMD3<Double>(center))
+        copy.center = SIMD3<Float>(c)
+        return copy
+    }
+}
+
+extension CapturedRoom {
+    /// Every element moved by the same rigid motion: walls, doors, windows, openings,
+    /// floors, objects and section centres. `referenceOriginTransform` is RoomPlan's own
+    /// record of the capture session and is left alone; `coreModel` is opaque.
+    public func moved(by motion: RigidMotion) -> CapturedRoom {
+        var copy = self
+        copy.walls = walls.map { $0.moved(by: motion) }
+        copy.doors = doors.map { $0.moved(by: motion) }
+        copy.windows = windows.map { $0.moved(by: motion) }
+        copy.openings = openings.map { $0.moved(by: motion) }
+        copy.floors = floors.map { $0.moved(by: motion) }
+        copy.objects = objects.map { $0.moved(by: motion) }
+        copy.sections = sections.map { $0.moved(by: motion) }
+        return copy
+    }
+}

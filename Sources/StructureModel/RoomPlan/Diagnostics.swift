@@ -1,0 +1,93 @@
+/// Something suspicious in a file that still opened: the file is kept as it is, and the
+/// person is told where to look.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable {
+        case warning, error
+    }
+
+    public var severity: Severity
+    /// Where in the file, like `doors[2].parentIdentifier`.
+    public var keyPath: String
+    public var message: String
+
+    public init(_ severity: Severity, _ keyPath: String, _ message: String) {
+        self.severity = severity
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String { "\(keyPath): \(message)" }
+}
+
+/// Checks that do not stop a file from opening: dangling parents, duplicate identifiers,
+/// transforms that are not rigid motions.
+public enum RoomPlanDiagnostics {
+    public static func check(_ document: RoomPlanDocument) -> [Diagnostic] {
+        switch document {
+        case .room(let room):
+            return check(room, prefix: "", extraIdentifiers: [])
+        case .structure(let structure):
+            var found: [Diagnostic] = []
+            var everyRoomIdentifier = Set<String>()
+            for (index, room) in structure.rooms.enumerated() {
+                found += check(room, prefix: "rooms[\(index)].", extraIdentifiers: [])
+                everyRoomIdentifier.formUnion(identifiers(of: room).map(\.identifier))
+            }
+            // Structure-level elements may point at elements that only the rooms hold.
+            found += check(structure.merged, prefix: "", extraIdentifiers: everyRoomIdentifier)
+            return found
+        }
+    }
+
+    private static func identifiers(of room: CapturedRoom) -> [(identifier: String, path: String)] {
+        var result: [(String, String)] = []
+        for (key, surfaces) in room.surfaceGroups {
+            for (index, surface) in surfaces.enumerated() {
+                result.append((surface.identifier, "\(key.rawValue)[\(index)]"))
+            }
+        }
+        for (index, object) in room.objects.enumerated() {
+            result.append((object.identifier, "objects[\(index)]"))
+        }
+        return result
+    }
+
+    private static func check(_ room: CapturedRoom, prefix: String, extraIdentifiers: Set<String>) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        var firstPath: [String: String] = [:]
+        for (identifier, path) in identifiers(of: room) {
+            if let first = firstPath[identifier] {
+                found.append(Diagnostic(.warning, prefix + path + ".identifier",
+                                        "duplicate identifier \(identifier), also at \(prefix)\(first)"))
+            } else {
+                firstPath[identifier] = path
+            }
+        }
+        func checkParent(_ parent: String?, _ path: String) {
+            guard let parent, firstPath[parent] == nil, !extraIdentifiers.contains(parent) else { return }
+            found.append(Diagnostic(.warning, prefix + path + ".parentIdentifier",
+                                    "parent \(parent) is not an element of this \(prefix.isEmpty ? "file" : "room")"))
+        }
+        func checkTransform(_ transform: Transform, _ path: String) {
+            let error = transform.rigidityError
+            guard error >= 1e-3 else { return }
+            found.append(Diagnostic(.warning, prefix + path,
+                                    "not a rigid transform (off by \(formatted(error, digits: 4))); geometry from it may be wrong"))
+        }
+        for (key, surfaces) in room.surfaceGroups {
+            for (index, surface) in surfaces.enumerated() {
+                let path = "\(key.rawValue)[\(index)]"
+                checkParent(surface.parentIdentifier, path)
+                checkTransform(surface.transform, path + ".transform")
+            }
+        }
+        for (index, object) in room.objects.enumerated() {
+            checkParent(object.parentIdentifier, "objects[\(index)]")
+            checkTransform(object.transform, "objects[\(index)].transform")
+        }
+        if let origin = room.referenceOriginTransform {
+            checkTransform(origin, "referenceOriginTransform")
+        }
+        return found
+    }
+}
