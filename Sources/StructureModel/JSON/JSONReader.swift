@@ -98,6 +98,16 @@ struct JSONReader {
     func describeHere() -> String {
         guard position < count else { return "the end of the file" }
         let byte = base[position]
+        switch byte {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t") where count - position >= 4 && memcmp(base + position, "true", 4) == 0: return "true"
+        case UInt8(ascii: "f") where count - position >= 5 && memcmp(base + position, "false", 5) == 0: return "false"
+        case UInt8(ascii: "n") where count - position >= 4 && memcmp(base + position, "null", 4) == 0: return "null"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        default: break
+        }
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x" + String(byte, radix: 16, uppercase: true)
     }

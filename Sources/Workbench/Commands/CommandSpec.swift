@@ -1,0 +1,181 @@
+/// What kind of value an argument takes: drives checking, help and tab completion.
+public enum ArgumentKind: Sendable, Hashable {
+    case path
+    case openFile
+    case command
+    case variableName
+    case text
+    case number
+    case choice([String])
+}
+
+public struct ArgumentSpec: Sendable, Hashable {
+    public enum Arity: Sendable, Hashable {
+        case required, optional, variadic, variadicAtLeastOne
+    }
+
+    public var name: String
+    public var kind: ArgumentKind
+    public var arity: Arity
+
+    public init(_ name: String, _ kind: ArgumentKind, _ arity: Arity = .required) {
+        self.name = name
+        self.kind = kind
+        self.arity = arity
+    }
+}
+
+public struct OptionSpec: Sendable, Hashable {
+    public var name: String
+    /// The kind of the value the option takes, or nil for a flag.
+    public var value: ArgumentKind?
+    public var valueName: String
+    public var help: String
+
+    public init(_ name: String, value: ArgumentKind? = nil, valueName: String = "VALUE", help: String) {
+        self.name = name
+        self.value = value
+        self.valueName = valueName
+        self.help = help
+    }
+}
+
+/// A word after expansion, still knowing where it was written.
+public struct Argument: Sendable, Hashable {
+    public var text: String
+    public var location: ScriptLocation
+}
+
+/// A command failed; `at` says which word to point at (the command name when nil).
+public struct CommandFailure: Error, Sendable {
+    public var message: String
+    public var at: Argument?
+
+    public init(_ message: String, at: Argument? = nil) {
+        self.message = message
+        self.at = at
+    }
+}
+
+/// A command ready to run: its words sorted into options and positional arguments.
+public struct Invocation {
+    public let shell: Shell
+    public let name: Argument
+    public let text: String
+    public var positionals: [Argument] = []
+    public var flags: Set<String> = []
+    public var values: [String: Argument] = [:]
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    public func positional(_ index: Int) -> Argument? {
+        index < positionals.count ? positionals[index] : nil
+    }
+}
+
+/// One command: everything about it in one place. The shell, `-c`, scripts, `help` and
+/// tab completion all read the same table, so nothing about a command is written twice.
+public struct CommandSpec {
+    public var name: String
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    /// One line, for `help`.
+    public var summary: String
+    /// A paragraph or two, for `help NAME`.
+    public var details: String
+    /// Whether the command changes documents (so `--dry-run` and history care).
+    public var edits: Bool
+    public var run: (inout Invocation) throws -> Void
+
+    public init(
+        _ name: String,
+        arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [],
+        summary: String,
+        details: String = "",
+        edits: Bool = false,
+        run: @escaping (inout Invocation) throws -> Void
+    ) {
+        self.name = name
+        self.arguments = arguments
+        self.options = options
+        self.summary = summary
+        self.details = details
+        self.edits = edits
+        self.run = run
+    }
+
+    /// `save [PATH] [--force]`
+    public var synopsis: String {
+        var parts = [name]
+        for argument in arguments {
+            switch argument.arity {
+            case .required: parts.append(argument.name)
+            case .optional: parts.append("[\(argument.name)]")
+            case .variadic: parts.append("[\(argument.name) ...]")
+            case .variadicAtLeastOne: parts.append("\(argument.name) ...")
+            }
+        }
+        for option in options {
+            parts.append(option.value == nil ? "[\(option.name)]" : "[\(option.name) \(option.valueName)]")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Sorts `words` into options and positionals and checks their number.
+    func bind(shell: Shell, name: Argument, words: [Argument], text: String, end: ScriptLocation) throws -> Invocation {
+        var invocation = Invocation(shell: shell, name: name, text: text)
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if !optionsEnded && word.text == "--" {
+                optionsEnded = true
+                continue
+            }
+            if !optionsEnded && word.text.hasPrefix("--") && word.text.count > 2 {
+                var optionName = word.text
+                var inlineValue: String?
+                if let equals = word.text.firstIndex(of: "=") {
+                    optionName = String(word.text[..<equals])
+                    inlineValue = String(word.text[word.text.index(after: equals)...])
+                }
+                guard let option = options.first(where: { $0.name == optionName }) else {
+                    let known = options.map(\.name)
+                    let hint = known.isEmpty ? "\(self.name) takes no options"
+                        : "\(self.name) takes " + known.joined(separator: ", ")
+                    throw CommandFailure("unknown option \(optionName) (\(hint))", at: word)
+                }
+                if option.value != nil {
+                    if let inlineValue {
+                        invocation.values[option.name] = Argument(text: inlineValue, location: word.location)
+                    } else {
+                        guard index < words.count else {
+                            throw CommandFailure("\(option.name) needs a value (\(option.valueName))", at: word)
+                        }
+                        invocation.values[option.name] = words[index]
+                        index += 1
+                    }
+                } else {
+                    guard inlineValue == nil else { throw CommandFailure("\(option.name) takes no value", at: word) }
+                    invocation.flags.insert(option.name)
+                }
+                continue
+            }
+            invocation.positionals.append(word)
+        }
+        let required = arguments.filter { $0.arity == .required || $0.arity == .variadicAtLeastOne }.count
+        let unbounded = arguments.contains { $0.arity == .variadic || $0.arity == .variadicAtLeastOne }
+        if invocation.positionals.count < required {
+            let missing = arguments.filter { $0.arity == .required || $0.arity == .variadicAtLeastOne }[invocation.positionals.count]
+            throw CommandFailure("\(self.name) needs \(missing.name) (usage: \(synopsis))",
+                                 at: Argument(text: "", location: end))
+        }
+        if !unbounded && invocation.positionals.count > arguments.count {
+            throw CommandFailure("too many arguments for \(self.name) (usage: \(synopsis))",
+                                 at: invocation.positionals[arguments.count])
+        }
+        return invocation
+    }
+}

@@ -1,0 +1,184 @@
+import StructureModel
+
+extension Shell {
+    /// Opens a RoomPlan file into the session and prints its summary (unless `-q`).
+    /// Returns false, having reported why, when it could not be opened.
+    @discardableResult
+    public func openFile(_ path: String) -> Bool {
+        do {
+            try open(path: path, reportPrefix: "")
+            return true
+        } catch let error as LoadError {
+            reportLoadError(error)
+        } catch {
+            output.writeError("wb: \(path): error: \(error)\n")
+        }
+        return false
+    }
+
+    func open(path: String, reportPrefix: String) throws {
+        if FileIO.isDirectory(path) {
+            throw LoadError(path: path, message: "is a folder, not a RoomPlan file (Hyperbasis stores are not supported yet)",
+                            location: nil, lineText: nil)
+        }
+        let loaded = try Session.load(path: path)
+        let file = session.add(loaded)
+        for diagnostic in file.diagnostics {
+            warn("\(file.path): \(diagnostic)")
+        }
+        if options.json {
+            output.write(renderJSON(FileSummary(file).json))
+        } else if !options.quiet {
+            output.write(FileSummary(file).text)
+        }
+    }
+
+    /// The one file a command without a file argument applies to.
+    func soleFile(for command: String, at word: Argument) throws -> OpenFile {
+        switch session.files.count {
+        case 0: throw CommandFailure("nothing is open (open a file first with 'open PATH')", at: word)
+        case 1: return session.files[0]
+        default:
+            throw CommandFailure("\(session.files.count) files are open (\(session.files.map(\.name).joined(separator: ", "))); "
+                                 + "name one: \(command) NAME ...", at: word)
+        }
+    }
+
+    func fileArgument(_ argument: Argument) throws -> OpenFile {
+        if let file = session.file(named: argument.text) { return file }
+        if let file = session.files.first(where: { $0.path == argument.text }) { return file }
+        let names = session.files.map(\.name)
+        let hint = nearest(argument.text, among: names).map { " (did you mean '\($0)'?)" }
+            ?? (names.isEmpty ? " (nothing is open)" : " (open: \(names.joined(separator: ", ")))")
+        throw CommandFailure("no open file is called '\(argument.text)'\(hint)", at: argument)
+    }
+
+    /// Writes `file`'s document to `path` atomically, honouring `--dry-run`.
+    func write(_ file: OpenFile, to path: String, at word: Argument) throws -> Int {
+        let bytes = RoomPlanCodec.encode(file.document, capacityHint: 1 << 20)
+        if options.dryRun {
+            inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
+            return bytes.count
+        }
+        do {
+            try FileIO.writeAtomically(bytes, to: path)
+        } catch {
+            throw CommandFailure("cannot save \(path): \(error.message)", at: word)
+        }
+        return bytes.count
+    }
+
+    static func fileCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                "open",
+                arguments: [ArgumentSpec("PATH", .path, .variadicAtLeastOne)],
+                summary: "open RoomPlan rooms and structures",
+                details: """
+                    Reads each PATH, a RoomPlan CapturedRoom or CapturedStructure JSON file (the kind is
+                    found from the content, not the name), and prints a summary of it. Suspicious but
+                    readable content (a parent that points nowhere, a duplicated identifier, a transform
+                    that is not a rigid motion) is reported as a warning; the file still opens, so it
+                    can be fixed.
+                    """
+            ) { invocation in
+                for path in invocation.positionals {
+                    do {
+                        try invocation.shell.open(path: path.text, reportPrefix: "")
+                    } catch let error as LoadError {
+                        var message = "cannot open \(error.path)"
+                        if let location = error.location {
+                            message += " (\(location.line):\(location.column)"
+                                + (location.keyPath.isEmpty ? "" : ", at \(location.keyPath)") + ")"
+                        }
+                        throw CommandFailure(message + ": " + error.message, at: path)
+                    }
+                }
+            },
+            CommandSpec(
+                "close",
+                arguments: [ArgumentSpec("NAME", .openFile)],
+                options: [OptionSpec("--force", help: "close even with unsaved changes")],
+                summary: "forget an open file",
+                details: "Refuses when the file has unsaved changes, unless --force."
+            ) { invocation in
+                let shell = invocation.shell
+                let word = invocation.positionals[0]
+                let file = try shell.fileArgument(word)
+                if file.isModified && !invocation.flag("--force") {
+                    throw CommandFailure("\(file.name) has unsaved changes (save it, or close --force)", at: word)
+                }
+                _ = shell.session.remove(named: file.name)
+                shell.inform("closed \(file.name)")
+            },
+            CommandSpec(
+                "save",
+                arguments: [ArgumentSpec("PATH", .path, .optional)],
+                options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened")],
+                summary: "write changed files back, or a copy to PATH",
+                details: """
+                    Without PATH, writes every open file that has changes back where it came from. With
+                    PATH, writes the one open file to PATH (in RoomPlan's own JSON form). Writes are atomic:
+                    a temporary file in the same folder is flushed and renamed over the target, so the old
+                    file stays whole until the new one is complete; the file's permissions are kept.
+                    Refuses to overwrite a file that changed on disk since it was opened, unless --force.
+                    With --dry-run nothing is written; save says what it would have written.
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                if let target = invocation.positional(0) {
+                    let file = try shell.soleFile(for: "save", at: target)
+                    if target.text == file.path, !invocation.flag("--force"), let stamp = file.stamp,
+                       FileIO.stamp(of: file.path) != stamp {
+                        throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite)",
+                                             at: target)
+                    }
+                    let count = try shell.write(file, to: target.text, at: target)
+                    if !shell.options.dryRun {
+                        if target.text == file.path {
+                            var saved = file
+                            saved.savedDocument = file.document
+                            saved.stamp = FileIO.stamp(of: file.path)
+                            shell.session.update(saved)
+                        }
+                        shell.inform("wrote \(target.text) (\(count) bytes)")
+                    }
+                    return
+                }
+                let changed = shell.session.files.filter(\.isModified)
+                if changed.isEmpty {
+                    shell.inform("nothing to save: no open file has changes")
+                    return
+                }
+                for file in changed {
+                    if !invocation.flag("--force"), let stamp = file.stamp, FileIO.stamp(of: file.path) != stamp {
+                        throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite)",
+                                             at: invocation.name)
+                    }
+                    let count = try shell.write(file, to: file.path, at: invocation.name)
+                    if !shell.options.dryRun {
+                        var saved = file
+                        saved.savedDocument = file.document
+                        saved.stamp = FileIO.stamp(of: file.path)
+                        shell.session.update(saved)
+                        shell.inform("wrote \(file.path) (\(count) bytes)")
+                    }
+                }
+            },
+            CommandSpec(
+                "summary",
+                arguments: [ArgumentSpec("NAME", .openFile, .optional)],
+                summary: "what an open file holds: rooms, sections, counts, floor area",
+                details: "The summary wb prints when it opens a file; with --json, one object per file."
+            ) { invocation in
+                let shell = invocation.shell
+                let files = try invocation.positional(0).map { [try shell.fileArgument($0)] } ?? shell.session.files
+                if shell.options.json {
+                    shell.output.write(renderJSON(.array(files.map { FileSummary($0).json })))
+                } else {
+                    for file in files { shell.output.write(FileSummary(file).text) }
+                }
+            },
+        ]
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import StructureModel
+
+extension Shell {
+    static func standardCommands() -> [CommandSpec] {
+        (fileCommands() + shellCommands()).sorted { $0.name < $1.name }
+    }
+
+    /// Runs a script file inside the session. Nested sources report their own line
+    /// numbers; a script that sources itself, directly or not, is refused.
+    func source(path: String, at word: Argument) throws {
+        let key = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+        let canonical = URL(fileURLWithPath: key).standardizedFileURL.path
+        if sourceStack.contains(canonical) {
+            throw CommandFailure("\(path) is already being run (a source cycle: "
+                                 + (sourceStack + [canonical]).map { FileIO.baseName(of: $0) }.joined(separator: " → ") + ")",
+                                 at: word)
+        }
+        let text = try readScript(path, at: word)
+        sourceStack.append(canonical)
+        defer { sourceStack.removeLast() }
+        if !run(script: text, source: path) {
+            throw ScriptAlreadyReported()
+        }
+    }
+
+    /// A script's text. Folders, missing files and binary files are refused.
+    func readScript(_ path: String, at word: Argument?) throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path)
+        } catch {
+            throw CommandFailure("cannot read script \(path): \(error.message)", at: word)
+        }
+        if bytes.contains(0) {
+            throw CommandFailure("\(path) is not a script: it holds binary data (a NUL byte)", at: word)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure("\(path) is not a script: it is not UTF-8 text", at: word)
+        }
+        return text
+    }
+
+    static func shellCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                "help",
+                arguments: [ArgumentSpec("COMMAND", .command, .optional)],
+                summary: "list the commands, or explain one",
+                details: "help alone lists every command with one line each; help COMMAND shows its usage and details."
+            ) { invocation in
+                let shell = invocation.shell
+                if let word = invocation.positional(0) {
+                    guard let command = shell.command(named: word.text) else {
+                        throw CommandFailure(shell.unknownCommandMessage(word.text), at: word)
+                    }
+                    shell.output.write(command.helpText)
+                    return
+                }
+                let width = shell.commands.map(\.name.count).max() ?? 0
+                var text = "Commands (help COMMAND for more):\n"
+                for command in shell.commands {
+                    text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary + "\n"
+                }
+                text += """
+
+                    Language: words are separated by blanks; "double" and 'single' quotes; \\ escapes;
+                    # starts a comment; a trailing \\ continues the line; ; separates commands;
+                    $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
+
+                    """
+                shell.output.write(text)
+            },
+            CommandSpec(
+                "quit",
+                options: [OptionSpec("--force", help: "quit even with unsaved changes")],
+                summary: "leave wb",
+                details: """
+                    With unsaved changes, quit asks first at the prompt and refuses in a script; quit --force
+                    leaves without saving.
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                if shell.session.hasUnsavedChanges && !invocation.flag("--force") {
+                    let names = shell.session.files.filter(\.isModified).map(\.name).joined(separator: ", ")
+                    if shell.isInteractive, let confirm = shell.confirm {
+                        guard confirm("Unsaved changes in \(names). Quit anyway? [y/N] ") else { return }
+                    } else {
+                        throw CommandFailure("unsaved changes in \(names) (save them, or quit --force)", at: invocation.name)
+                    }
+                }
+                shell.quitRequested = true
+            },
+            CommandSpec(
+                "define",
+                arguments: [ArgumentSpec("NAME", .variableName, .optional), ArgumentSpec("VALUE", .text, .optional)],
+                summary: "set a variable for $NAME (or list them)",
+                details: """
+                    define NAME VALUE sets $NAME for the commands that follow; define alone lists the
+                    variables. The same as -D NAME=VALUE on the command line. (The name is not 'set',
+                    which edits fields of rooms and objects.)
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                guard let name = invocation.positional(0) else {
+                    for key in shell.variables.keys.sorted() {
+                        shell.output.write("\(key)=\(shell.variables[key]!)\n")
+                    }
+                    return
+                }
+                guard isName(name.text) else {
+                    throw CommandFailure("'\(name.text)' is not a variable name (letters, digits and _, not starting with a digit)",
+                                         at: name)
+                }
+                guard let value = invocation.positional(1) else {
+                    throw CommandFailure("define needs a VALUE (usage: define NAME VALUE)", at: name)
+                }
+                shell.variables[name.text] = value.text
+            },
+            CommandSpec(
+                "source",
+                arguments: [ArgumentSpec("PATH", .path)],
+                summary: "run a command file inside this session",
+                details: """
+                    Runs the commands in PATH as if typed, stopping at the first error (unless -k). Errors
+                    name PATH and its own line numbers. A script may source others; a cycle is refused.
+                    """
+            ) { invocation in
+                try invocation.shell.source(path: invocation.positionals[0].text, at: invocation.positionals[0])
+            },
+            CommandSpec(
+                "echo",
+                arguments: [ArgumentSpec("TEXT", .text, .variadic)],
+                summary: "print text (with $variables expanded)",
+                details: "Prints its arguments separated by single spaces; useful in scripts."
+            ) { invocation in
+                invocation.shell.output.write(invocation.positionals.map(\.text).joined(separator: " ") + "\n")
+            },
+        ]
+    }
+}
+
+/// A nested script failed and already printed its own error; the caller only stops.
+struct ScriptAlreadyReported: Error {}
+
+extension CommandSpec {
+    var helpText: String {
+        var text = "usage: \(synopsis)\n\n\(summary)\n"
+        if !details.isEmpty { text += "\n" + details + "\n" }
+        if !options.isEmpty {
+            text += "\noptions:\n"
+            let width = options.map { $0.name.count + ($0.value == nil ? 0 : $0.valueName.count + 1) }.max() ?? 0
+            for option in options {
+                let head = option.value == nil ? option.name : "\(option.name) \(option.valueName)"
+                text += "  " + head.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help + "\n"
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,310 @@
+/// A place in a script: which script, line and column (1-based, in characters).
+public struct ScriptLocation: Sendable, Hashable, CustomStringConvertible {
+    public var source: String
+    public var line: Int
+    public var column: Int
+
+    public init(source: String, line: Int, column: Int) {
+        self.source = source
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(source):\(line):\(column)" }
+}
+
+/// An error in what a person typed or wrote, with where it is and the line it is on.
+public struct ScriptError: Error, Sendable, Equatable {
+    public var location: ScriptLocation
+    public var message: String
+    /// The source line, for the caret display; nil when there is no line to show.
+    public var lineText: String?
+
+    public init(_ message: String, at location: ScriptLocation, lineText: String? = nil) {
+        self.location = location
+        self.message = message
+        self.lineText = lineText
+    }
+}
+
+/// A word as written: literal text and `$NAME` references, expanded just before the
+/// command runs, so `set` on one line affects the next.
+public struct Word: Sendable, Hashable {
+    public enum Part: Sendable, Hashable {
+        case text(String)
+        case variable(String, column: Int)
+    }
+
+    public var parts: [Part]
+    public var location: ScriptLocation
+    /// Whether any part was quoted, so `""` is an empty word rather than no word.
+    public var quoted: Bool
+
+    /// The text with no variables expanded (for completion and echo).
+    public var rawText: String {
+        parts.map { part in
+            switch part {
+            case .text(let text): return text
+            case .variable(let name, _): return "$" + name
+            }
+        }.joined()
+    }
+}
+
+/// One command as written: its words and the line it came from.
+public struct CommandText: Sendable, Hashable {
+    public var words: [Word]
+    public var location: ScriptLocation
+    /// The whole logical line (continuations joined), for error carets and `-x`.
+    public var lineText: String
+    /// This command's own text within the line.
+    public var text: String
+}
+
+/// Splits script text into commands by wb's fixed rules: blanks separate words; `"…"`
+/// and `'…'` quote; a backslash escapes the next character; `#` at the start of a word
+/// comments out the rest of the line; `\` at the end of a line continues it; `;`
+/// separates commands; `$NAME` and `${NAME}` are variables (not inside single quotes).
+public struct Lexer {
+    public let source: String
+
+    public init(source: String) {
+        self.source = source
+    }
+
+    /// Physical lines joined into logical ones at trailing backslashes, each with the line
+    /// number it starts on and the column map back to physical positions.
+    public struct LogicalLine: Sendable {
+        public var text: [Character]
+        public var positions: [(line: Int, column: Int)]
+        public var startLine: Int
+        public var displayText: String
+    }
+
+    /// Cuts `text` into logical lines. A continuation on the last line is an error.
+    public func logicalLines(_ text: String) throws(ScriptError) -> [LogicalLine] {
+        var lines: [LogicalLine] = []
+        var physical = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            line.hasSuffix("\r") ? line.dropLast() : line
+        }
+        if text.hasSuffix("\n") { physical.removeLast() }
+        var current: LogicalLine?
+        for (index, raw) in physical.enumerated() {
+            let number = index + 1
+            let chars = Array(raw)
+            var logical = current ?? LogicalLine(text: [], positions: [], startLine: number, displayText: "")
+            // A line ends in a continuation when it ends in an odd number of backslashes
+            // outside single quotes; counting the run is enough for the common cases and
+            // the lexer re-checks quoting when it reads the joined line.
+            var trailing = 0
+            while trailing < chars.count && chars[chars.count - 1 - trailing] == "\\" { trailing += 1 }
+            let continues = trailing % 2 == 1 && !endsInsideSingleQuote(chars)
+            let kept = continues ? Array(chars.dropLast()) : chars
+            for (column, character) in kept.enumerated() {
+                logical.text.append(character)
+                logical.positions.append((number, column + 1))
+            }
+            logical.displayText += logical.displayText.isEmpty && current == nil ? String(raw) : "\n" + String(raw)
+            if continues {
+                if index == physical.count - 1 {
+                    throw ScriptError("the line continues ('\\' at its end) past the end of the script",
+                                      at: ScriptLocation(source: source, line: number, column: chars.count),
+                                      lineText: String(raw))
+                }
+                current = logical
+            } else {
+                lines.append(logical)
+                current = nil
+            }
+        }
+        return lines
+    }
+
+    private func endsInsideSingleQuote(_ chars: [Character]) -> Bool {
+        var inSingle = false, inDouble = false, escaped = false
+        for character in chars {
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\" where !inSingle: escaped = true
+            case "'" where !inDouble: inSingle.toggle()
+            case "\"" where !inSingle: inDouble.toggle()
+            default: break
+            }
+        }
+        return inSingle
+    }
+
+    /// The commands on one logical line.
+    public func commands(in line: LogicalLine) throws(ScriptError) -> [CommandText] {
+        var commands: [CommandText] = []
+        var words: [Word] = []
+        var parts: [Word.Part] = []
+        var literal = ""
+        var wordStart: Int?
+        var quoted = false
+        var commandStart = 0
+        let chars = line.text
+        var i = 0
+
+        func location(_ index: Int) -> ScriptLocation {
+            guard !line.positions.isEmpty else { return ScriptLocation(source: source, line: line.startLine, column: 1) }
+            let p = line.positions[min(index, line.positions.count - 1)]
+            return ScriptLocation(source: source, line: p.line, column: index >= line.positions.count ? p.column + 1 : p.column)
+        }
+        func physicalLineText(_ index: Int) -> String {
+            let lineNumber = location(index).line
+            let all = line.displayText.split(separator: "\n", omittingEmptySubsequences: false)
+            let offset = lineNumber - line.startLine
+            return offset >= 0 && offset < all.count ? String(all[offset]) : line.displayText
+        }
+        func fail(_ message: String, _ index: Int) -> ScriptError {
+            ScriptError(message, at: location(index), lineText: physicalLineText(index))
+        }
+        func flushLiteral() {
+            if !literal.isEmpty {
+                parts.append(.text(literal))
+                literal = ""
+            }
+        }
+        func endWord() {
+            flushLiteral()
+            if let start = wordStart, !parts.isEmpty || quoted {
+                words.append(Word(parts: parts, location: location(start), quoted: quoted))
+            }
+            parts = []
+            wordStart = nil
+            quoted = false
+        }
+        func endCommand(_ end: Int) {
+            endWord()
+            if !words.isEmpty {
+                let text = String(chars[commandStart..<end]).trimmingBlanks()
+                commands.append(CommandText(words: words, location: words[0].location,
+                                            lineText: physicalLineText(commandStart), text: text))
+            }
+            words = []
+        }
+        func readVariable(_ dollar: Int) throws(ScriptError) -> (String, Int) {
+            var j = dollar + 1
+            if j < chars.count && chars[j] == "{" {
+                j += 1
+                var name = ""
+                while j < chars.count && chars[j] != "}" {
+                    name.append(chars[j])
+                    j += 1
+                }
+                guard j < chars.count else { throw fail("'${' without a closing '}'", dollar) }
+                guard isName(name) else { throw fail("'\(name)' is not a variable name", dollar) }
+                return (name, j + 1)
+            }
+            var name = ""
+            while j < chars.count && (chars[j].isLetter || chars[j].isNumber || chars[j] == "_") && chars[j].isASCII {
+                name.append(chars[j])
+                j += 1
+            }
+            return (name, j)
+        }
+
+        while i < chars.count {
+            let c = chars[i]
+            switch c {
+            case " ", "\t":
+                endWord()
+                i += 1
+            case ";":
+                endCommand(i)
+                i += 1
+                commandStart = i
+            case "#" where wordStart == nil:
+                i = chars.count
+            case "'":
+                if wordStart == nil { wordStart = i }
+                quoted = true
+                let open = i
+                i += 1
+                while i < chars.count && chars[i] != "'" {
+                    literal.append(chars[i])
+                    i += 1
+                }
+                guard i < chars.count else { throw fail("a quote (') that is never closed", open) }
+                i += 1
+            case "\"":
+                if wordStart == nil { wordStart = i }
+                quoted = true
+                let open = i
+                i += 1
+                while i < chars.count && chars[i] != "\"" {
+                    if chars[i] == "\\" && i + 1 < chars.count {
+                        literal.append(escaped(chars[i + 1], inDoubleQuotes: true))
+                        i += 2
+                    } else if chars[i] == "$" {
+                        let (name, next) = try readVariable(i)
+                        if name.isEmpty {
+                            literal.append("$")
+                            i += 1
+                        } else {
+                            flushLiteral()
+                            parts.append(.variable(name, column: location(i).column))
+                            i = next
+                        }
+                    } else {
+                        literal.append(chars[i])
+                        i += 1
+                    }
+                }
+                guard i < chars.count else { throw fail("a quote (\") that is never closed", open) }
+                i += 1
+            case "\\":
+                if wordStart == nil { wordStart = i }
+                guard i + 1 < chars.count else {
+                    throw fail("a '\\' with nothing after it", i)
+                }
+                literal.append(escaped(chars[i + 1], inDoubleQuotes: false))
+                i += 2
+            case "$":
+                if wordStart == nil { wordStart = i }
+                let (name, next) = try readVariable(i)
+                if name.isEmpty {
+                    literal.append("$")
+                    i += 1
+                } else {
+                    flushLiteral()
+                    parts.append(.variable(name, column: location(i).column))
+                    i = next
+                }
+            default:
+                if wordStart == nil { wordStart = i }
+                literal.append(c)
+                i += 1
+            }
+        }
+        endCommand(chars.count)
+        return commands
+    }
+
+    private func escaped(_ c: Character, inDoubleQuotes: Bool) -> String {
+        switch c {
+        case "n": return "\n"
+        case "t": return "\t"
+        default:
+            // Inside double quotes only \" \\ \$ and the letters above are escapes,
+            // as in a POSIX shell; elsewhere the backslash is kept.
+            if inDoubleQuotes && !["\"", "\\", "$"].contains(c) { return "\\" + String(c) }
+            return String(c)
+        }
+    }
+}
+
+func isName(_ text: String) -> Bool {
+    guard let first = text.first, first.isASCII, first.isLetter || first == "_" else { return false }
+    return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+}
+
+extension String {
+    func trimmingBlanks() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

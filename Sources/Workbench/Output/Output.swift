@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where the shell writes. Standard output carries data; standard error carries errors,
+/// warnings and the informational lines that `-q` silences.
+public protocol OutputSink: AnyObject {
+    func write(_ text: String)
+    func writeError(_ text: String)
+    /// Whether standard output is a terminal (tables for people, colour allowed).
+    var isTerminal: Bool { get }
+}
+
+/// The process's standard output and error, written with plain POSIX writes.
+public final class StandardOutput: OutputSink {
+    public let isTerminal: Bool
+    private var buffer: [UInt8] = []
+
+    public init() {
+        isTerminal = isatty(1) == 1
+    }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        // A person at a terminal sees output at once; a pipe gets it in large pieces.
+        if isTerminal || buffer.count > 1 << 16 { flush() }
+    }
+
+    public func writeError(_ text: String) {
+        flush()
+        Self.writeAll(2, Array(text.utf8))
+    }
+
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        Self.writeAll(1, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = writeBytes(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    deinit {
+        flush()
+    }
+}
+
+/// Collects output in memory, for tests and for callers that embed the shell.
+public final class BufferedOutput: OutputSink {
+    public private(set) var standardOutput = ""
+    public private(set) var standardError = ""
+    public let isTerminal: Bool
+
+    public init(isTerminal: Bool = false) {
+        self.isTerminal = isTerminal
+    }
+
+    public func write(_ text: String) { standardOutput += text }
+    public func writeError(_ text: String) { standardError += text }
+}
+
+@inline(__always)
+private func writeBytes(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, pointer, count)
+}

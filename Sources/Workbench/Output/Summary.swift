@@ -1,0 +1,161 @@
+import Foundation
+import StructureModel
+
+/// The short description of an open file that `wb FILE` and `summary` print.
+struct FileSummary {
+    struct RoomLine {
+        var labels: [String]
+        var stories: [Int]
+        var floorArea: Double
+        var floorAreaFromWalls: Bool
+        var counts: [(String, Int)]
+    }
+
+    var name: String
+    var path: String
+    var kind: String
+    var version: Int?
+    var stories: [Int]
+    var sectionLabels: [String]
+    var counts: [(String, Int)]
+    var openDoors: Int
+    var objectCategories: [String]
+    var floorArea: Double
+    var floorAreaFromWalls: Bool
+    var rooms: [RoomLine]
+
+    init(_ file: OpenFile) {
+        name = file.name
+        path = file.path
+        kind = file.document.kindName
+        let contents: CapturedRoom
+        switch file.document {
+        case .room(let room):
+            contents = room
+            rooms = []
+        case .structure(let structure):
+            contents = structure.merged
+            rooms = structure.rooms.map { room in
+                let m = room.measurements
+                return RoomLine(labels: room.sections.map(\.label), stories: Self.stories(of: room),
+                                floorArea: m.floorArea, floorAreaFromWalls: m.floorAreaFromWalls,
+                                counts: Self.counts(of: room))
+            }
+        }
+        version = contents.version
+        var stories = Set(Self.stories(of: contents))
+        if case .structure(let structure) = file.document {
+            for room in structure.rooms { stories.formUnion(Self.stories(of: room)) }
+        }
+        self.stories = stories.sorted()
+        sectionLabels = contents.sections.map(\.label)
+        counts = Self.counts(of: contents)
+        openDoors = contents.doors.filter { if case .door(true) = $0.category { return true } else { return false } }.count
+        objectCategories = contents.objects.map(\.category.name)
+        let m = contents.measurements
+        floorArea = m.floorArea
+        floorAreaFromWalls = m.floorAreaFromWalls
+    }
+
+    static func stories(of room: CapturedRoom) -> [Int] {
+        var found = Set<Int>()
+        if let story = room.story { found.insert(story) }
+        for group in room.surfaceGroups { for surface in group.surfaces { if let s = surface.story { found.insert(s) } } }
+        for object in room.objects { if let s = object.story { found.insert(s) } }
+        for section in room.sections { if let s = section.story { found.insert(s) } }
+        return found.sorted()
+    }
+
+    static func counts(of room: CapturedRoom) -> [(String, Int)] {
+        [("walls", room.walls.count), ("doors", room.doors.count), ("windows", room.windows.count),
+         ("openings", room.openings.count), ("floors", room.floors.count), ("objects", room.objects.count)]
+    }
+
+    /// `bedroom ×2, bathroom`: repeated names counted, first-seen order kept.
+    static func tally(_ names: [String]) -> String {
+        var order: [String] = []
+        var count: [String: Int] = [:]
+        for name in names {
+            if count[name] == nil { order.append(name) }
+            count[name, default: 0] += 1
+        }
+        return order.map { count[$0]! > 1 ? "\($0) ×\(count[$0]!)" : $0 }.joined(separator: ", ")
+    }
+
+    var text: String {
+        var lines: [String] = []
+        var heading = "\(name)  \(kind)"
+        if let version { heading += ", version \(version)" }
+        heading += "  (\(path))"
+        lines.append(heading)
+        var rows: [(String, String, String)] = []
+        if !rooms.isEmpty {
+            rows.append(("rooms", "\(rooms.count)", ""))
+        }
+        rows.append((stories.count == 1 ? "story" : "stories",
+                     stories.isEmpty ? "-" : stories.map(String.init).joined(separator: ", "), ""))
+        rows.append(("sections", "\(sectionLabels.count)", Self.tally(sectionLabels)))
+        for (key, value) in counts {
+            var note = ""
+            if key == "doors" && value > 0 { note = "\(openDoors) open" }
+            if key == "objects" { note = Self.tally(objectCategories) }
+            rows.append((key, "\(value)", note))
+        }
+        let keyWidth = max(rows.map(\.0.count).max() ?? 0, "floor area".count)
+        let valueWidth = rows.map(\.1.count).max() ?? 0
+        rows.append(("floor area", formatted(floorArea, digits: 2) + " m²", floorAreaFromWalls ? "from the walls (no floor)" : ""))
+        for (key, value, note) in rows {
+            let padded = key.padding(toLength: keyWidth, withPad: " ", startingAt: 0)
+            let valuePadded = value.padding(toLength: max(valueWidth, value.count), withPad: " ", startingAt: 0)
+            lines.append(("  \(padded)  \(valuePadded)  \(note)").trimmingTrailingBlanks())
+        }
+        if !rooms.isEmpty {
+            lines.append("  rooms:")
+            for (index, room) in rooms.enumerated() {
+                let label = room.labels.isEmpty ? "(no section)" : Self.tally(room.labels)
+                let story = room.stories.map(String.init).joined(separator: ",")
+                let counts = room.counts.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+                lines.append("    \(index + 1). \(label)  story \(story)  \(formatted(room.floorArea, digits: 2)) m²  \(counts)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: JSONValue {
+        var object = JSONObject()
+        object["name"] = .string(name)
+        object["file"] = .string(path)
+        object["kind"] = .string(kind)
+        object["version"] = version.map { .number(JSONNumber($0)) } ?? .null
+        object["stories"] = .array(stories.map { .number(JSONNumber($0)) })
+        object["sections"] = .array(sectionLabels.map { .string($0) })
+        object["counts"] = .object(JSONObject(counts.map { JSONMember($0.0, .number(JSONNumber($0.1))) }))
+        object["floorArea"] = .number(JSONNumber(text: formatted(floorArea, digits: 4)))
+        if kind == "CapturedStructure" {
+            object["rooms"] = .array(rooms.map { room in
+                var r = JSONObject()
+                r["labels"] = .array(room.labels.map { .string($0) })
+                r["stories"] = .array(room.stories.map { .number(JSONNumber($0)) })
+                r["floorArea"] = .number(JSONNumber(text: formatted(room.floorArea, digits: 4)))
+                r["counts"] = .object(JSONObject(room.counts.map { JSONMember($0.0, .number(JSONNumber($0.1))) }))
+                return .object(r)
+            })
+        }
+        return .object(object)
+    }
+}
+
+extension String {
+    func trimmingTrailingBlanks() -> String {
+        var s = Substring(self)
+        while let l = s.last, l == " " { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Renders JSON for `--json` output (the same canonical writer files use).
+func renderJSON(_ value: JSONValue) -> String {
+    var writer = JSONWriter(capacity: 4096)
+    writer.value(value)
+    return String(decoding: writer.bytes, as: UTF8.self) + "\n"
+}

@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+import StructureModel
+
+/// wb's command line, as fixed in COMMANDS.md: parse the flags, open the paths, run
+/// `-c`/`-f` in order, then the shell or stdin. Returns the exit status.
+public enum Program {
+    public static let version = "0.1.0"
+
+    public static let usage = """
+        usage: wb [OPTIONS] [PATH ...]
+
+        A workbench for RoomPlan scans: open rooms and structures, inspect and fix them,
+        save them back without losing a byte you did not change.
+
+          PATH ...              opened at start: a RoomPlan room or structure JSON (the kind is
+                                found from the content)
+          -c, --command CMD     run CMD; repeatable, in order
+          -f, --file SCRIPT     run a command file; repeatable, in order with -c
+          -i, --interactive     stay in the shell after -c / -f
+          -k, --keep-going      in scripts: report an error and go on (the exit status is still 1)
+          -x, --echo            print each command before it runs
+          -q, --quiet           no banner, no informational lines
+              --json            machine-readable output from every command that prints data
+              --dry-run         never write a file; save says what it would have written
+          -D, --define NAME=VALUE   a variable for scripts, used as $NAME
+              --version, --help
+
+        With no -c/-f, wb reads commands from the terminal (or from stdin when it is not one).
+        Exit status: 0 everything ran; 1 a command failed; 2 the invocation was wrong.
+        Type 'help' inside wb for the commands.
+        """
+
+    enum Action {
+        case command(String, index: Int)
+        case file(String)
+    }
+
+    struct Invocation {
+        var options = ShellOptions()
+        var paths: [String] = []
+        var actions: [Action] = []
+        var interactive = false
+        var variables: [String: String] = [:]
+    }
+
+    struct UsageError: Error {
+        var message: String
+    }
+
+    static func parse(_ arguments: [String]) throws -> Invocation? {
+        var result = Invocation()
+        var rest = arguments[...]
+        var commandCount = 0
+        func value(_ flag: String, attached: String?) throws -> String {
+            if let attached { return attached }
+            guard let next = rest.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
+            return next
+        }
+        func define(_ text: String) throws {
+            guard let equals = text.firstIndex(of: "="), isVariableName(String(text[..<equals])) else {
+                throw UsageError(message: "-D needs NAME=VALUE, got '\(text)'")
+            }
+            result.variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        while let argument = rest.popFirst() {
+            if argument == "--" {
+                result.paths.append(contentsOf: rest)
+                break
+            }
+            if argument.hasPrefix("--") {
+                var name = argument
+                var attached: String?
+                if let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    attached = String(argument[argument.index(after: equals)...])
+                }
+                switch name {
+                case "--command":
+                    result.actions.append(.command(try value(name, attached: attached), index: commandCount))
+                    commandCount += 1
+                case "--file": result.actions.append(.file(try value(name, attached: attached)))
+                case "--define": try define(try value(name, attached: attached))
+                case "--interactive", "--keep-going", "--echo", "--quiet", "--json", "--dry-run", "--version", "--help":
+                    guard attached == nil else { throw UsageError(message: "\(name) takes no value") }
+                    switch name {
+                    case "--interactive": result.interactive = true
+                    case "--keep-going": result.options.keepGoing = true
+                    case "--echo": result.options.echo = true
+                    case "--quiet": result.options.quiet = true
+                    case "--json": result.options.json = true
+                    case "--dry-run": result.options.dryRun = true
+                    case "--version":
+                        return nil
+                    default:
+                        throw HelpRequested()
+                    }
+                default:
+                    throw UsageError(message: "unknown option '\(name)'")
+                }
+                continue
+            }
+            if argument.hasPrefix("-") && argument.count > 1 {
+                var letters = Array(argument.dropFirst())
+                while !letters.isEmpty {
+                    let letter = letters.removeFirst()
+                    let attached = letters.isEmpty ? nil : String(letters)
+                    switch letter {
+                    case "c":
+                        result.actions.append(.command(try value("-c", attached: attached), index: commandCount))
+                        commandCount += 1
+                        letters = []
+                    case "f":
+                        result.actions.append(.file(try value("-f", attached: attached)))
+                        letters = []
+                    case "D":
+                        try define(try value("-D", attached: attached))
+                        letters = []
+                    case "i": result.interactive = true
+                    case "k": result.options.keepGoing = true
+                    case "x": result.options.echo = true
+                    case "q": result.options.quiet = true
+                    case "h": throw HelpRequested()
+                    default: throw UsageError(message: "unknown option '-\(letter)'")
+                    }
+                }
+                continue
+            }
+            result.paths.append(argument)
+        }
+        return result
+    }
+
+    struct HelpRequested: Error {}
+
+    static func isVariableName(_ text: String) -> Bool { isName(text) }
+
+    /// Runs wb with `arguments` (without the program name).
+    public static func main(_ arguments: [String], output: OutputSink = StandardOutput(),
+                            stdinIsTerminal: Bool = isatty(0) == 1,
+                            readStandardInput: () -> String = readAllStandardInput) -> Int32 {
+        let invocation: Invocation
+        do {
+            guard let parsed = try parse(arguments) else {
+                output.write("wb \(version)\n")
+                return 0
+            }
+            invocation = parsed
+        } catch is HelpRequested {
+            output.write(usage + "\n")
+            return 0
+        } catch let error as UsageError {
+            output.writeError("wb: \(error.message) (see wb --help)\n")
+            return 2
+        } catch {
+            output.writeError("wb: \(error)\n")
+            return 2
+        }
+
+        let shell = Shell(options: invocation.options, output: output)
+        shell.variables = invocation.variables
+
+        // Script files are read before anything runs: an unreadable one is a bad invocation.
+        var scripts: [String: String] = [:]
+        for case .file(let path) in invocation.actions where scripts[path] == nil {
+            do {
+                scripts[path] = try shell.readScript(path, at: nil)
+            } catch let failure as CommandFailure {
+                output.writeError("wb: \(failure.message)\n")
+                return 2
+            } catch {
+                output.writeError("wb: \(path): \(error)\n")
+                return 2
+            }
+        }
+
+        var status: Int32 = 0
+        for path in invocation.paths where !shell.openFile(path) {
+            status = 1
+        }
+        let runsScripts = !invocation.actions.isEmpty
+        if status != 0 && (runsScripts || !stdinIsTerminal) {
+            // Commands written for these files must not run against a partial session.
+            return status
+        }
+
+        for action in invocation.actions {
+            if shell.quitRequested { break }
+            let succeeded: Bool
+            switch action {
+            case .command(let text, _):
+                succeeded = shell.run(script: text, source: "-c")
+            case .file(let path):
+                shell.sourceStack = [path]
+                succeeded = shell.run(script: scripts[path] ?? "", source: path)
+                shell.sourceStack = []
+            }
+            if !succeeded {
+                status = 1
+                if !shell.options.keepGoing { break }
+            }
+        }
+
+        let wantsShell = invocation.interactive || !runsScripts
+        if wantsShell && !shell.quitRequested && (status == 0 || invocation.interactive) {
+            if stdinIsTerminal {
+                let interactiveStatus = InteractiveShell(shell: shell).run()
+                if interactiveStatus != 0 { status = interactiveStatus }
+            } else if !runsScripts {
+                if !shell.run(script: readStandardInput(), source: "-") { status = 1 }
+            }
+        }
+
+        if !shell.isInteractive && shell.session.hasUnsavedChanges && !shell.quitRequested {
+            let names = shell.session.files.filter(\.isModified).map(\.name).joined(separator: ", ")
+            output.writeError("wb: note: unsaved changes in \(names) were not written (use save)\n")
+        }
+        (output as? StandardOutput)?.flush()
+        return status
+    }
+
+    public static func readAllStandardInput() -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,240 @@
+import StructureModel
+
+/// How the shell behaves, from the command line.
+public struct ShellOptions: Sendable {
+    public var json = false
+    public var dryRun = false
+    public var quiet = false
+    public var echo = false
+    public var keepGoing = false
+
+    public init() {}
+}
+
+/// The wb interpreter: a session, the command table, variables, and the rules for
+/// running commands from any source (prompt, `-c`, `-f`, stdin, `source`) the same way.
+public final class Shell {
+    public var session = Session()
+    public var options: ShellOptions
+    public var variables: [String: String] = [:]
+    public let output: OutputSink
+    public private(set) var commands: [CommandSpec] = []
+    /// Set by `quit`; the caller stops reading input.
+    public var quitRequested = false
+    /// Whether a person is at the prompt (changes how `quit` guards unsaved work).
+    public var isInteractive = false
+    /// Asks the person a yes/no question (the interactive shell supplies it).
+    public var confirm: ((String) -> Bool)?
+    /// Scripts being run by `source`, innermost last, to refuse cycles.
+    var sourceStack: [String] = []
+
+    public init(options: ShellOptions = ShellOptions(), output: OutputSink) {
+        self.options = options
+        self.output = output
+        commands = Shell.standardCommands()
+    }
+
+    public func command(named name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    // MARK: Running scripts
+
+    /// Runs every command in `text`. Stops at the first failure unless `-k`; returns
+    /// whether every command succeeded.
+    @discardableResult
+    public func run(script text: String, source: String) -> Bool {
+        let lexer = Lexer(source: source)
+        let lines: [Lexer.LogicalLine]
+        do {
+            lines = try lexer.logicalLines(text)
+        } catch {
+            report(error)
+            return false
+        }
+        var succeeded = true
+        for line in lines {
+            if quitRequested { break }
+            let commands: [CommandText]
+            do {
+                commands = try lexer.commands(in: line)
+            } catch {
+                report(error)
+                succeeded = false
+                if options.keepGoing { continue }
+                return false
+            }
+            for command in commands {
+                if quitRequested { break }
+                if !execute(command) {
+                    succeeded = false
+                    if !options.keepGoing { return false }
+                }
+            }
+        }
+        return succeeded
+    }
+
+    /// Runs one command, reporting any error. Returns whether it succeeded.
+    @discardableResult
+    public func execute(_ command: CommandText) -> Bool {
+        do {
+            try perform(command)
+            return true
+        } catch is ScriptAlreadyReported {
+            return false
+        } catch let error as ScriptError {
+            report(error)
+        } catch let failure as CommandFailure {
+            let location = failure.at?.location ?? command.location
+            report(ScriptError(failure.message, at: location, lineText: lineText(of: command, at: location)))
+        } catch {
+            report(ScriptError("\(error)", at: command.location, lineText: command.lineText))
+        }
+        return false
+    }
+
+    private func lineText(of command: CommandText, at location: ScriptLocation) -> String {
+        let lines = command.lineText.split(separator: "\n", omittingEmptySubsequences: false)
+        let offset = location.line - command.location.line
+        return offset >= 0 && offset < lines.count ? String(lines[offset]) : command.lineText
+    }
+
+    private func perform(_ command: CommandText) throws {
+        let words = try command.words.map(expand)
+        guard let nameWord = words.first else { return }
+        if options.echo {
+            output.writeError("+ \(command.text)\n")
+        }
+        guard let spec = self.command(named: nameWord.text) else {
+            throw CommandFailure(unknownCommandMessage(nameWord.text), at: nameWord)
+        }
+        let end = endLocation(of: command)
+        var invocation = try spec.bind(shell: self, name: nameWord, words: Array(words.dropFirst()),
+                                       text: command.text, end: end)
+        try spec.run(&invocation)
+    }
+
+    private func endLocation(of command: CommandText) -> ScriptLocation {
+        guard let last = command.words.last else { return command.location }
+        return ScriptLocation(source: last.location.source, line: last.location.line,
+                              column: last.location.column + last.rawText.count + (last.quoted ? 2 : 0) + 1)
+    }
+
+    func expand(_ word: Word) throws -> Argument {
+        var text = ""
+        for part in word.parts {
+            switch part {
+            case .text(let literal):
+                text += literal
+            case .variable(let name, let column):
+                guard let value = variables[name] else {
+                    let location = ScriptLocation(source: word.location.source, line: word.location.line, column: column)
+                    let known = variables.keys.sorted()
+                    let hint = known.isEmpty ? "define one with -D \(name)=VALUE or 'define \(name) VALUE'"
+                        : nearest(name, among: known).map { "did you mean $\($0)?" } ?? "defined: " + known.joined(separator: ", ")
+                    throw ScriptError("$\(name) is not defined (\(hint))", at: location)
+                }
+                text += value
+            }
+        }
+        return Argument(text: text, location: word.location)
+    }
+
+    func unknownCommandMessage(_ name: String) -> String {
+        let suggestions = nearestAll(name, among: commands.map(\.name))
+        if suggestions.isEmpty { return "unknown command '\(name)' (type 'help' for the list)" }
+        let quoted = suggestions.prefix(3).map { "'\($0)'" }
+        return "unknown command '\(name)' (did you mean \(quoted.joined(separator: " or "))?)"
+    }
+
+    // MARK: Reporting
+
+    /// `wb: SOURCE:LINE:COL: error: MESSAGE`, then the line and a caret under the column.
+    public func report(_ error: ScriptError) {
+        var text = "wb: \(error.location): error: \(error.message)\n"
+        if let line = error.lineText, !line.isEmpty {
+            text += caretDisplay(line: line, column: error.location.column)
+        }
+        output.writeError(text)
+    }
+
+    public func reportLoadError(_ error: LoadError, prefix: String = "") {
+        var text: String
+        if let location = error.location {
+            let path = location.keyPath.isEmpty ? "" : " (at \(location.keyPath))"
+            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): error: \(error.message)\(path)\n"
+            if let line = error.lineText, !line.isEmpty {
+                text += caretDisplay(line: line, column: location.column)
+            }
+        } else {
+            text = "wb: \(prefix)\(error.path): error: \(error.message)\n"
+        }
+        output.writeError(text)
+    }
+
+    public func warn(_ message: String) {
+        output.writeError("wb: warning: \(message)\n")
+    }
+
+    /// Informational lines go to standard error so that data on standard output stays
+    /// clean for pipes; `-q` silences them.
+    public func inform(_ message: String) {
+        if !options.quiet { output.writeError(message + "\n") }
+    }
+
+    /// The offending line (a window of it when it is long) and a caret under `column`.
+    func caretDisplay(line: String, column: Int) -> String {
+        let characters = Array(line)
+        let width = 100
+        var start = 0
+        if characters.count > width {
+            start = max(0, min(column - 1 - width / 2, characters.count - width))
+        }
+        let end = min(characters.count, start + width)
+        let window = String(characters[start..<end]).map { $0 == "\t" ? " " : $0 }
+        let prefix = start > 0 ? "..." : ""
+        let suffix = end < characters.count ? "..." : ""
+        let caretColumn = max(0, column - 1 - start) + prefix.count
+        return "    " + prefix + String(window) + suffix + "\n    " + String(repeating: " ", count: caretColumn) + "^\n"
+    }
+}
+
+/// Names within a small edit distance of `name`, closest first.
+func nearestAll(_ name: String, among candidates: [String]) -> [String] {
+    let lowered = name.lowercased()
+    let scored = candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
+    let limit = max(1, min(3, name.count / 2))
+    let prefixMatches = candidates.filter { $0.lowercased().hasPrefix(lowered) && !lowered.isEmpty }
+    let close = scored.filter { $0.1 <= limit }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.0)
+    var result: [String] = []
+    for candidate in close + prefixMatches where !result.contains(candidate) { result.append(candidate) }
+    return result
+}
+
+func nearest(_ name: String, among candidates: [String]) -> String? {
+    nearestAll(name, among: candidates).first
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+/// neighbouring characters ("lable" is one edit from "label").
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
+        }
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
+    }
+    return previous[b.count]
+}
