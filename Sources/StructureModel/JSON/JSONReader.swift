@@ -145,8 +145,9 @@ struct JSONReader {
             try body(&self, key)
             switch peek() {
             case UInt8(ascii: ","):
+                let comma = position
                 position += 1
-                if peek() == UInt8(ascii: "}") { throw error("trailing ',' before '}'") }
+                if peek() == UInt8(ascii: "}") { throw error("trailing ',' before '}'", at: comma) }
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
@@ -177,8 +178,9 @@ struct JSONReader {
             index += 1
             switch peek() {
             case UInt8(ascii: ","):
+                let comma = position
                 position += 1
-                if peek() == UInt8(ascii: "]") { throw error("trailing ',' before ']'") }
+                if peek() == UInt8(ascii: "]") { throw error("trailing ',' before ']'", at: comma) }
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1

@@ -92,8 +92,7 @@ struct FileSummary {
         if !rooms.isEmpty {
             rows.append(("rooms", "\(rooms.count)", ""))
         }
-        rows.append((stories.count == 1 ? "story" : "stories",
-                     stories.isEmpty ? "-" : stories.map(String.init).joined(separator: ", "), ""))
+        rows.append(("stories", "\(stories.count)", stories.map(String.init).joined(separator: ", ")))
         rows.append(("sections", "\(sectionLabels.count)", Self.tally(sectionLabels)))
         for (key, value) in counts {
             var note = ""
@@ -106,7 +105,7 @@ struct FileSummary {
         rows.append(("floor area", formatted(floorArea, digits: 2) + " m²", floorAreaFromWalls ? "from the walls (no floor)" : ""))
         for (key, value, note) in rows {
             let padded = key.padding(toLength: keyWidth, withPad: " ", startingAt: 0)
-            let valuePadded = value.padding(toLength: max(valueWidth, value.count), withPad: " ", startingAt: 0)
+            let valuePadded = key == "floor area" ? value : String(repeating: " ", count: max(0, valueWidth - value.count)) + value
             lines.append(("  \(padded)  \(valuePadded)  \(note)").trimmingTrailingBlanks())
         }
         if !rooms.isEmpty {

@@ -1,0 +1,85 @@
+import Foundation
+import StructureModel
+import XCTest
+
+/// Runs the built `wb` (and `wbgen`) binaries the way a person or a script would.
+enum Harness {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var productsDirectory: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    static var wb: URL { productsDirectory.appendingPathComponent("wb") }
+    static var wbgen: URL { productsDirectory.appendingPathComponent("wbgen") }
+
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("../shared/samples/roomplan").standardizedFileURL
+
+    static func sample(_ name: String) throws -> String {
+        let path = samples.appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw XCTSkip("real RoomPlan sample \(path) is absent (../shared/samples is not beside this checkout)")
+        }
+        return path
+    }
+
+    /// Runs `executable` with `arguments`, feeding `stdin` (closed at once when nil).
+    @discardableResult
+    static func run(_ arguments: [String], executable: URL = wb, stdin: String? = nil,
+                    environment: [String: String] = [:], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes concurrently so neither fills up and blocks the child.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = error.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outputData, as: UTF8.self),
+                      stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder, removed when the test ends.
+    static func temporaryFolder(_ test: XCTestCase) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wb-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    /// A generated room written to `folder`, as a person's scan would be.
+    static func generatedRoom(in folder: URL, seed: UInt64 = 21, name: String = "room.json") throws -> String {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 3))
+        let path = folder.appendingPathComponent(name).path
+        try Data(RoomPlanCodec.encode(.room(building.captures[0].room))).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}

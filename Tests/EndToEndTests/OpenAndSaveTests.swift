@@ -1,0 +1,85 @@
+import Foundation
+import StructureModel
+import XCTest
+
+final class OpenAndSaveTests: XCTestCase {
+    func testSummaryOfTheRealSamples() throws {
+        let living = try Harness.sample("livingroom-1section.json")
+        let flat = try Harness.sample("flat-4sections.json")
+        let result = try Harness.run([living, flat])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let out = result.stdout
+        XCTAssertTrue(out.contains("livingroom-1section  CapturedRoom, version 2"), out)
+        XCTAssertTrue(out.contains("sections    1  livingRoom"), out)
+        XCTAssertTrue(out.contains("walls       4\n"), out)
+        XCTAssertTrue(out.contains("floor area  15.37 m²"), out)
+        XCTAssertTrue(out.contains("sections     4  bedroom ×2, bathroom, unidentified"), out)
+        XCTAssertTrue(out.contains("walls       20\n"), out)
+        XCTAssertTrue(out.contains("floor area  47.74 m²"), out)
+    }
+
+    func testJSONSummaryFields() throws {
+        let flat = try Harness.sample("flat-4sections.json")
+        let result = try Harness.run(["--json", flat])
+        XCTAssertEqual(result.status, 0)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(object["kind"] as? String, "CapturedRoom")
+        XCTAssertEqual(object["sections"] as? [String], ["bedroom", "bedroom", "bathroom", "unidentified"])
+        let counts = object["counts"] as! [String: Int]
+        XCTAssertEqual(counts["walls"], 20)
+        XCTAssertEqual(counts["objects"], 13)
+        XCTAssertEqual(Double(String(describing: object["floorArea"]!))!, 47.74, accuracy: 0.01)
+    }
+
+    func testSaveWritesTheSameBytes() throws {
+        let folder = try Harness.temporaryFolder(self)
+        for name in ["livingroom-1section.json", "flat-4sections.json"] {
+            let source = try Harness.sample(name)
+            let copy = folder.appendingPathComponent("copy-" + name).path
+            let result = try Harness.run([source, "-q", "-c", "save '\(copy)'"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), try Data(contentsOf: URL(fileURLWithPath: source)))
+        }
+    }
+
+    func testGeneratedStructureOpensWithItsRooms() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let gen = try Harness.run(["--rooms", "9", "--stories", "2", "--seed", "5", "--out", folder.path], executable: Harness.wbgen)
+        XCTAssertEqual(gen.status, 0, gen.stderr)
+        let result = try Harness.run([folder.appendingPathComponent("structure.json").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("CapturedStructure, version 2"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("rooms        9\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("stories      2  0, 1\n"), result.stdout)
+        let rooms = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("rooms").path)
+        XCTAssertEqual(rooms.count, 9)
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("ground-truth.json")))
+            as! [String: Any]
+        XCTAssertEqual((truth["captures"] as! [Any]).count, 9)
+    }
+
+    func testVersionAndHelp() throws {
+        let version = try Harness.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("wb "), version.stdout)
+        let help = try Harness.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        for flag in ["--command", "--file", "--interactive", "--keep-going", "--echo", "--quiet", "--json", "--dry-run", "--define"] {
+            XCTAssertTrue(help.stdout.contains(flag), "--help mentions \(flag)")
+        }
+    }
+
+    func testBadInvocationExitsTwo() throws {
+        let unknown = try Harness.run(["--frobnicate"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stderr, "wb: unknown option '--frobnicate' (see wb --help)\n")
+        let missingValue = try Harness.run(["-c"])
+        XCTAssertEqual(missingValue.status, 2)
+        XCTAssertTrue(missingValue.stderr.contains("-c needs a value"))
+        let missingScript = try Harness.run(["-f", "/nonexistent/fix.wb"])
+        XCTAssertEqual(missingScript.status, 2)
+        XCTAssertTrue(missingScript.stderr.contains("cannot read script /nonexistent/fix.wb: no such file or directory"),
+                      missingScript.stderr)
+    }
+}
