@@ -158,3 +158,21 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "{\n  \"a\" : [\n\n  ],\n  \"b\" : {\n\n  }\n}")
     }
 }
+
+final class StringScanningTests: XCTestCase {
+    /// Strings with escapes and multi-byte characters at every offset round-trip through
+    /// the writer and reader, whose fast paths skip eight bytes at a time.
+    func testStringsRoundTripAtEveryOffset() throws {
+        let specials: [Character] = ["\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1f}", "é", "😀", "a", "\u{7f}"]
+        var rng = SplitMix(seed: 99)
+        for length in 0..<40 {
+            for _ in 0..<20 {
+                let text = String((0..<length).map { _ in rng.chance(0.2) ? rng.pick(specials) : Character(UnicodeScalar(UInt8(rng.int(0x30...0x7A)))) })
+                var writer = JSONWriter()
+                writer.string(text)
+                let decoded = try withJSONReader(writer.bytes) { reader in try reader.readString() }
+                XCTAssertEqual(decoded, text)
+            }
+        }
+    }
+}

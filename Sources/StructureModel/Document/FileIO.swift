@@ -69,10 +69,24 @@ public enum FileIO {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError(path: path, message: errorText(EISDIR))
         }
-        var bytes = [UInt8]()
-        let expected = Int(info.st_size)
-        bytes.reserveCapacity(expected + 1)
-        var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(expected + 1, 1 << 24)))
+        // Read straight into the array's storage; a file that grows while being read
+        // (or reports no size, like a pipe) continues in chunks.
+        let expected = max(0, Int(info.st_size))
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            while initialized < expected {
+                let n = posixRead(fd, buffer.baseAddress! + initialized, expected - initialized)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { return }
+                initialized += n
+            }
+        }
+        if failure != 0 { throw FileError(path: path, message: errorText(failure)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if n < 0 {

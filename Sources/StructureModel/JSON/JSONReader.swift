@@ -47,7 +47,7 @@ struct RawKey {
     }
 }
 
-/// A forward-only JSON reader over a NUL-terminated byte buffer.
+/// A forward-only JSON reader over a byte buffer.
 ///
 /// Typed decoders pull exactly the shapes they expect (`readFloat`, `readObject`, ...) so a
 /// RoomPlan file is decoded in one pass without an intermediate tree; anything unknown is
@@ -63,7 +63,6 @@ struct JSONReader {
     var position = 0
     var depth = 0
 
-    /// `start` must point at `count` bytes followed by a NUL byte.
     init(start: UnsafePointer<UInt8>, count: Int, baseOffset: Int = 0) {
         self.base = start
         self.count = count
@@ -273,10 +272,18 @@ struct JSONReader {
             throw error(next == UInt8(ascii: "N") || next == UInt8(ascii: "I")
                 ? numberMessage(at: position) : "expected a number, found \(describeHere())")
         }
-        let (start, _, _) = try scanNumber()
-        // The buffer is NUL-terminated and the syntax is already checked, so strtof stops
-        // exactly where the scan did and rounds the decimal correctly to the nearest float.
-        let value = strtof(UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self), nil)
+        let (start, end, _) = try scanNumber()
+        // The syntax is already checked, so strtof (which rounds the decimal correctly to
+        // the nearest float) stops where the scan did: the byte after a JSON number cannot
+        // continue a C one, except at the very end of the buffer, which gets a copy.
+        let value: Float
+        if end < count {
+            value = strtof(UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self), nil)
+        } else {
+            var copy = Array(UnsafeBufferPointer(start: base + start, count: end - start).map { CChar(bitPattern: $0) })
+            copy.append(0)
+            value = strtof(copy, nil)
+        }
         guard value.isFinite else {
             throw error("the number \(text(start, position)) is too large for a 32-bit float", at: start)
         }
@@ -334,6 +341,10 @@ struct JSONReader {
         let start = position
         // Fast path: no escapes, the common case (and all of coreModel but its "\/").
         while position < count {
+            if position + 8 <= count, !Self.wordEndsPlainRun(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+                position += 8
+                continue
+            }
             let byte = base[position]
             if byte == UInt8(ascii: "\"") {
                 let bytes = UnsafeBufferPointer(start: base + start, count: position - start)
@@ -361,6 +372,10 @@ struct JSONReader {
             if byte != UInt8(ascii: "\\") {
                 // Copy the run up to the next quote or backslash in one go.
                 var end = position + 1
+                while end + 8 <= count,
+                      !Self.wordEndsPlainRun(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)) {
+                    end += 8
+                }
                 while end < count {
                     let b = base[end]
                     if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
@@ -405,6 +420,16 @@ struct JSONReader {
                 throw error("unknown escape '\\\(Character(Unicode.Scalar(escaped)))' in a string", at: position - 2)
             }
         }
+    }
+
+    /// Whether any of eight bytes is a quote, a backslash or a control character: the
+    /// bytes that end a plain run inside a string (the has-a-zero-byte word trick).
+    @inline(__always)
+    static func wordEndsPlainRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        return hasZero(word & (0xE0 &* ones)) || hasZero(word ^ (0x22 &* ones)) || hasZero(word ^ (0x5C &* ones))
     }
 
     private mutating func readHex4() throws -> UInt32 {
@@ -472,15 +497,21 @@ struct JSONReader {
     }
 }
 
-/// Runs `body` with a reader over `bytes`, NUL-terminated as `JSONReader` requires.
+/// Runs `body` with a reader over `bytes`.
 func withJSONReader<T>(
     _ bytes: [UInt8],
     _ body: (inout JSONReader) throws -> T
 ) throws -> T {
-    var terminated = bytes
-    terminated.append(0)
-    return try terminated.withUnsafeBufferPointer { buffer in
-        var reader = JSONReader(start: buffer.baseAddress!, count: buffer.count - 1)
+    try bytes.withUnsafeBufferPointer { buffer in
+        // An empty array may have no storage; the reader still needs a valid pointer.
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            let empty: [UInt8] = [0]
+            return try empty.withUnsafeBufferPointer { one in
+                var reader = JSONReader(start: one.baseAddress!, count: 0)
+                return try body(&reader)
+            }
+        }
+        var reader = JSONReader(start: base, count: buffer.count)
         return try body(&reader)
     }
 }

@@ -128,39 +128,26 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            let count = utf8.count
             var runStart = 0
             var index = 0
-            let count = utf8.count
+            let base = utf8.baseAddress
             while index < count {
-                let byte = utf8[index]
-                let escape: (UInt8, UInt8)?
-                switch byte {
-                case UInt8(ascii: "\""): escape = (0x5C, 0x22)
-                case UInt8(ascii: "\\"): escape = (0x5C, 0x5C)
-                case UInt8(ascii: "/"): escape = (0x5C, 0x2F)
-                case 0x08: escape = (0x5C, UInt8(ascii: "b"))
-                case 0x0C: escape = (0x5C, UInt8(ascii: "f"))
-                case 0x0A: escape = (0x5C, UInt8(ascii: "n"))
-                case 0x0D: escape = (0x5C, UInt8(ascii: "r"))
-                case 0x09: escape = (0x5C, UInt8(ascii: "t"))
-                case 0..<0x20: escape = (0, 0)
-                default: escape = nil
+                // Skip eight plain bytes at a time while no byte in the word needs an escape.
+                if let base, index + 8 <= count,
+                   !wordNeedsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
                 }
-                guard let escape else {
+                let byte = utf8[index]
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x2F {
                     index += 1
                     continue
                 }
                 if runStart < index {
                     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 }
-                if escape.0 == 0 {
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                } else {
-                    bytes.append(escape.0)
-                    bytes.append(escape.1)
-                }
+                appendEscape(byte)
                 index += 1
                 runStart = index
             }
@@ -169,6 +156,40 @@ public struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes is a control character, `"`, `\\` or `/`, by the
+    /// usual has-a-zero-byte word trick (exact for "any", which is all that is asked).
+    @inline(__always)
+    private func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        // A byte below 0x20 has none of the bits 0x20, 0x40, 0x80 set.
+        let control = hasZero(word & (0xE0 &* ones))
+        return control || hasZero(word ^ (0x22 &* ones)) || hasZero(word ^ (0x5C &* ones)) || hasZero(word ^ (0x2F &* ones))
+    }
+
+    /// The escape `JSONEncoder` writes for a byte that needs one.
+    private mutating func appendEscape(_ byte: UInt8) {
+        let short: UInt8
+        switch byte {
+        case 0x22: short = 0x22
+        case 0x5C: short = 0x5C
+        case 0x2F: short = 0x2F
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            return
+        }
+        bytes.append(0x5C)
+        bytes.append(short)
     }
 
     // MARK: Compound helpers

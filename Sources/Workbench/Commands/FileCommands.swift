@@ -55,7 +55,7 @@ extension Shell {
 
     /// Writes `file`'s document to `path` atomically, honouring `--dry-run`.
     func write(_ file: OpenFile, to path: String, at word: Argument) throws -> Int {
-        let bytes = RoomPlanCodec.encode(file.document, capacityHint: 1 << 20)
+        let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, (file.stamp?.size ?? 0) + (file.stamp?.size ?? 0) / 8))
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             return bytes.count
