@@ -17,7 +17,8 @@ let package = Package(
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
         .target(name: "StructureModel"),
-        .target(name: "Workbench", dependencies: ["StructureModel", "CLibedit"]),
+        .target(name: "WBLineEditor", dependencies: ["CLibedit"]),
+        .target(name: "Workbench", dependencies: ["StructureModel", "WBLineEditor"]),
         .executableTarget(name: "wb", dependencies: ["Workbench"]),
         .executableTarget(name: "wbgen", dependencies: ["StructureModel"]),
         .testTarget(name: "StructureModelTests", dependencies: ["StructureModel"]),

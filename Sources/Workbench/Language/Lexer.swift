@@ -82,7 +82,7 @@ public struct Lexer {
     }
 
     /// Cuts `text` into logical lines. A continuation on the last line is an error.
-    public func logicalLines(_ text: String) throws(ScriptError) -> [LogicalLine] {
+    public func logicalLines(_ text: String, firstLine: Int = 1) throws(ScriptError) -> [LogicalLine] {
         var lines: [LogicalLine] = []
         var physical = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             line.hasSuffix("\r") ? line.dropLast() : line
@@ -90,7 +90,7 @@ public struct Lexer {
         if text.hasSuffix("\n") { physical.removeLast() }
         var current: LogicalLine?
         for (index, raw) in physical.enumerated() {
-            let number = index + 1
+            let number = index + firstLine
             let chars = Array(raw)
             var logical = current ?? LogicalLine(text: [], positions: [], startLine: number, displayText: "")
             // A line ends in a continuation when it ends in an odd number of backslashes

@@ -13,6 +13,13 @@ public protocol OutputSink: AnyObject {
     func writeError(_ text: String)
     /// Whether standard output is a terminal (tables for people, colour allowed).
     var isTerminal: Bool { get }
+    /// Whether errors and warnings may be coloured (standard error is a terminal that
+    /// wants colour).
+    var colorsErrors: Bool { get }
+}
+
+extension OutputSink {
+    public var colorsErrors: Bool { false }
 }
 
 /// The process's standard output and error, written with plain POSIX writes.
@@ -20,8 +27,12 @@ public final class StandardOutput: OutputSink {
     public let isTerminal: Bool
     private var buffer: [UInt8] = []
 
+    public let colorsErrors: Bool
+
     public init() {
         isTerminal = isatty(1) == 1
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        colorsErrors = isatty(2) == 1 && getenv("NO_COLOR") == nil && term != "dumb" && !term.isEmpty
     }
 
     public func write(_ text: String) {

@@ -1,12 +1,137 @@
-/// The interactive shell. (Line editing comes with the libedit reader.)
-struct InteractiveShell {
+import Foundation
+import WBLineEditor
+
+/// What reading one line gave.
+enum LineInput {
+    case line(String)
+    /// Ctrl-C: the line being typed is abandoned.
+    case interrupted
+    /// Ctrl-D on an empty line, or the end of input.
+    case endOfFile
+}
+
+/// The interactive shell on libedit: line editing, history kept in `$WB_HISTORY`
+/// (default `~/.wb_history`), tab completion from the command table, a prompt that shows
+/// what is open and whether it has unsaved changes.
+final class InteractiveShell {
     let shell: Shell
+    let historyPath: String?
+    private var lineNumber = 0
+
+    init(shell: Shell) {
+        self.shell = shell
+        let environment = ProcessInfo.processInfo.environment
+        if let configured = environment["WB_HISTORY"] {
+            historyPath = configured.isEmpty ? nil : configured
+        } else {
+            historyPath = NSHomeDirectory() + "/.wb_history"
+        }
+    }
+
+    func readLine(prompt: String) -> LineInput {
+        guard let pointer = wble_readline(prompt) else {
+            return wble_take_interrupt() == 1 ? .interrupted : .endOfFile
+        }
+        defer { free(pointer) }
+        if wble_take_interrupt() == 1 { return .interrupted }
+        return .line(String(cString: pointer))
+    }
 
     func run() -> Int32 {
         shell.isInteractive = true
-        while !shell.quitRequested, let line = readLine() {
-            shell.run(script: line, source: "<stdin>")
+        wble_initialize("wb")
+        wble_stifle_history(2000)
+        if let historyPath { _ = wble_read_history(historyPath) }
+        wble_set_context(Unmanaged.passUnretained(shell).toOpaque())
+        wble_set_completer(completeForLibedit)
+        defer { wble_set_context(nil) }
+        shell.confirm = { [unowned self] question in
+            if case .line(let answer) = self.readLine(prompt: question) {
+                return ["y", "yes"].contains(answer.trimmingBlanks().lowercased())
+            }
+            return false
+        }
+        while !shell.quitRequested {
+            guard let text = readCommand() else {
+                // Ctrl-D: leave, unless there is unsaved work and the person says no.
+                if shell.session.hasUnsavedChanges {
+                    shell.output.write("\n")
+                    let names = shell.session.files.filter(\.isModified).map(\.name).joined(separator: ", ")
+                    if shell.confirm?("Unsaved changes in \(names). Quit anyway? [y/N] ") != true { continue }
+                } else {
+                    shell.output.write("\n")
+                }
+                break
+            }
+            if text.trimmingBlanks().isEmpty { continue }
+            wble_add_history(text)
+            if let historyPath { _ = wble_write_history(historyPath) }
+            shell.run(script: text, source: "-", firstLine: lineNumber - text.filter { $0 == "\n" }.count)
+            (shell.output as? StandardOutput)?.flush()
         }
         return 0
     }
+
+    /// One logical line: continued after a trailing backslash. nil at end of input.
+    private func readCommand() -> String? {
+        var text = ""
+        var prompt = shell.prompt
+        while true {
+            switch readLine(prompt: prompt) {
+            case .endOfFile:
+                return text.isEmpty ? nil : text
+            case .interrupted:
+                shell.output.write("^C\n")
+                text = ""
+                prompt = shell.prompt
+                continue
+            case .line(let line):
+                lineNumber += 1
+                text += line
+                var trailing = 0
+                for character in line.reversed() {
+                    guard character == "\\" else { break }
+                    trailing += 1
+                }
+                if trailing % 2 == 1 {
+                    text += "\n"
+                    prompt = "...> "
+                    continue
+                }
+                return text
+            }
+        }
+    }
+}
+
+/// libedit's completion hook: the word being completed and where it starts in the line.
+/// Returns the matches in readline's form (first the common prefix, then each match).
+private func completeForLibedit(
+    _ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32
+) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    guard let context = wble_context(), let buffer = wble_line_buffer() else { return nil }
+    let shell = Unmanaged<Shell>.fromOpaque(context).takeUnretainedValue()
+    let line = Array(String(cString: buffer).utf8)
+    let cursor = min(Int(end), line.count)
+    let prefix = String(decoding: line[0..<cursor], as: UTF8.self)
+    let candidates = shell.completions(forLinePrefix: prefix)
+    guard !candidates.isEmpty else { return nil }
+    // A folder is completed without a space after it, so the path can go on.
+    wble_set_completion_append_character(candidates.count == 1 && candidates[0].hasSuffix("/") ? 0 : 32)
+    // The word libedit replaces starts at `start`; our candidates are whole words from the
+    // last blank, which is the same place unless the word holds a break character.
+    let wordStart = prefix.lastIndex(where: { $0 == " " || $0 == "\t" || $0 == ";" }).map { prefix.index(after: $0) }
+        ?? prefix.startIndex
+    let typedWord = String(prefix[wordStart...])
+    let libeditWord = text.map { String(cString: $0) } ?? ""
+    let dropped = typedWord.count - libeditWord.count
+    let shown = candidates.map { dropped > 0 && $0.count >= dropped ? String($0.dropFirst(dropped)) : $0 }
+    let matches = wble_alloc_matches(Int32(shown.count + 1))!
+    if shown.count == 1 {
+        matches[0] = wble_strdup(shown[0])
+    } else {
+        matches[0] = wble_strdup(commonPrefix(shown))
+        for (index, candidate) in shown.enumerated() { matches[index + 1] = wble_strdup(candidate) }
+    }
+    return matches
 }

@@ -179,11 +179,16 @@ public enum Program {
             }
         }
 
+        let runsScripts = !invocation.actions.isEmpty
+        let wantsShell = invocation.interactive || !runsScripts
+        if wantsShell && stdinIsTerminal && !invocation.options.quiet {
+            output.write("wb \(version) — type 'help' for the commands, Ctrl-D to leave\n")
+        }
+
         var status: Int32 = 0
         for path in invocation.paths where !shell.openFile(path) {
             status = 1
         }
-        let runsScripts = !invocation.actions.isEmpty
         if status != 0 && (runsScripts || !stdinIsTerminal) {
             // Commands written for these files must not run against a partial session.
             return status
@@ -206,13 +211,12 @@ public enum Program {
             }
         }
 
-        let wantsShell = invocation.interactive || !runsScripts
         if wantsShell && !shell.quitRequested && (status == 0 || invocation.interactive) {
             if stdinIsTerminal {
                 let interactiveStatus = InteractiveShell(shell: shell).run()
                 if interactiveStatus != 0 { status = interactiveStatus }
-            } else if !runsScripts {
-                if !shell.run(script: readStandardInput(), source: "-") { status = 1 }
+            } else if !shell.run(script: readStandardInput(), source: "-") {
+                status = 1
             }
         }
 

@@ -43,11 +43,11 @@ public final class Shell {
     /// Runs every command in `text`. Stops at the first failure unless `-k`; returns
     /// whether every command succeeded.
     @discardableResult
-    public func run(script text: String, source: String) -> Bool {
+    public func run(script text: String, source: String, firstLine: Int = 1) -> Bool {
         let lexer = Lexer(source: source)
         let lines: [Lexer.LogicalLine]
         do {
-            lines = try lexer.logicalLines(text)
+            lines = try lexer.logicalLines(text, firstLine: firstLine)
         } catch {
             report(error)
             return false
@@ -152,7 +152,7 @@ public final class Shell {
 
     /// `wb: SOURCE:LINE:COL: error: MESSAGE`, then the line and a caret under the column.
     public func report(_ error: ScriptError) {
-        var text = "wb: \(error.location): error: \(error.message)\n"
+        var text = "wb: \(error.location): \(paint("error:", .red)) \(error.message)\n"
         if let line = error.lineText, !line.isEmpty {
             text += caretDisplay(line: line, column: error.location.column)
         }
@@ -163,24 +163,45 @@ public final class Shell {
         var text: String
         if let location = error.location {
             let path = location.keyPath.isEmpty ? "" : " (at \(location.keyPath))"
-            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): error: \(error.message)\(path)\n"
+            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): \(paint("error:", .red)) \(error.message)\(path)\n"
             if let line = error.lineText, !line.isEmpty {
                 text += caretDisplay(line: line, column: location.column)
             }
         } else {
-            text = "wb: \(prefix)\(error.path): error: \(error.message)\n"
+            text = "wb: \(prefix)\(error.path): \(paint("error:", .red)) \(error.message)\n"
         }
         output.writeError(text)
     }
 
     public func warn(_ message: String) {
-        output.writeError("wb: warning: \(message)\n")
+        output.writeError("wb: \(paint("warning:", .yellow)) \(message)\n")
     }
 
     /// Informational lines go to standard error so that data on standard output stays
     /// clean for pipes; `-q` silences them.
     public func inform(_ message: String) {
         if !options.quiet { output.writeError(message + "\n") }
+    }
+
+    enum Colour: String {
+        case red = "31", yellow = "33", bold = "1"
+    }
+
+    /// Colour for standard error, only when it is a terminal that wants it.
+    func paint(_ text: String, _ colour: Colour) -> String {
+        output.colorsErrors ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The prompt: what is open, and `*` when something has unsaved changes.
+    public var prompt: String {
+        let names = session.files.map(\.name)
+        var shown = ""
+        switch names.count {
+        case 0: shown = ""
+        case 1, 2: shown = " " + names.joined(separator: ",")
+        default: shown = " \(names[0])+\(names.count - 1)"
+        }
+        return "wb\(shown)\(session.hasUnsavedChanges ? "*" : "")> "
     }
 
     /// The offending line (a window of it when it is long) and a caret under `column`.

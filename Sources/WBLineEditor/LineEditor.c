@@ -1,0 +1,105 @@
+#include "WBLineEditor.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <editline/readline.h>
+
+static volatile sig_atomic_t interrupted = 0;
+static void *shell_context = NULL;
+
+static void on_interrupt(int signal_number) {
+    (void)signal_number;
+    interrupted = 1;
+}
+
+/* libedit's readline layer reads one char at a time through this hook and hands the
+   value on as a wide character, so a UTF-8 sequence is decoded here into one code
+   point. Ctrl-C (the signal, or the byte when the terminal passes it through) ends
+   the read with a newline; the shell then discards the line. */
+static int read_byte(int fd, unsigned char *byte) {
+    for (;;) {
+        ssize_t n = read(fd, byte, 1);
+        if (n == 1) return 1;
+        if (n == 0) return 0;
+        if (errno == EINTR) {
+            if (interrupted) return -2;
+            continue;
+        }
+        return -1;
+    }
+}
+
+static int wble_getc(FILE *stream) {
+    int fd = fileno(stream);
+    unsigned char first;
+    int status = read_byte(fd, &first);
+    if (status == -2) return '\n';
+    if (status <= 0) return EOF;
+    if (first == 0x03) {
+        interrupted = 1;
+        return '\n';
+    }
+    if (first < 0x80) return first;
+    int extra = first >= 0xF0 ? 3 : first >= 0xE0 ? 2 : first >= 0xC0 ? 1 : 0;
+    int code = first & (0x3F >> extra);
+    for (int i = 0; i < extra; i++) {
+        unsigned char next;
+        status = read_byte(fd, &next);
+        if (status == -2) return '\n';
+        if (status <= 0) return EOF;
+        if ((next & 0xC0) != 0x80) return 0xFFFD;
+        code = (code << 6) | (next & 0x3F);
+    }
+    return extra == 0 ? 0xFFFD : code;
+}
+
+void wble_initialize(const char *name) {
+    setlocale(LC_CTYPE, "");
+    rl_readline_name = name;
+    rl_getc_function = wble_getc;
+    rl_catch_signals = 0;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    /* No SA_RESTART: a read in progress returns EINTR so the line can be abandoned. */
+    sigaction(SIGINT, &action, NULL);
+}
+
+char *wble_readline(const char *prompt) {
+    interrupted = 0;
+    return readline(prompt);
+}
+
+int wble_take_interrupt(void) {
+    int was = interrupted ? 1 : 0;
+    interrupted = 0;
+    return was;
+}
+
+void wble_set_completer(wble_completer completer) {
+    rl_attempted_completion_function = completer;
+}
+
+void wble_set_completion_append_character(int character) {
+    rl_completion_append_character = character;
+}
+
+const char *wble_line_buffer(void) { return rl_line_buffer; }
+int wble_point(void) { return rl_point; }
+
+void wble_set_context(void *context) { shell_context = context; }
+void *wble_context(void) { return shell_context; }
+
+void wble_add_history(const char *line) { add_history(line); }
+int wble_read_history(const char *path) { return read_history(path); }
+int wble_write_history(const char *path) { return write_history(path); }
+void wble_stifle_history(int count) { stifle_history(count); }
+
+char *wble_strdup(const char *text) { return strdup(text); }
+char **wble_alloc_matches(int count) { return calloc((size_t)count + 1, sizeof(char *)); }

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Tab completion, from the command table: command names, options, and for each
+/// argument what its kind allows (paths, open files, commands, choices, variables).
+extension Shell {
+    /// Candidates for the word that ends at the end of `prefix` (the line up to the cursor).
+    /// Each candidate is the whole word, not just the missing part.
+    public func completions(forLinePrefix prefix: String) -> [String] {
+        // Only the command after the last ';' matters; quotes are honoured roughly.
+        var words: [String] = []
+        var current = ""
+        var inSingle = false, inDouble = false, escaped = false
+        for character in prefix {
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\" where !inSingle: escaped = true
+            case "'" where !inDouble: inSingle.toggle()
+            case "\"" where !inSingle: inDouble.toggle()
+            case " " where !inSingle && !inDouble, "\t" where !inSingle && !inDouble:
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            case ";" where !inSingle && !inDouble:
+                words = []
+                current = ""
+            default:
+                current.append(character)
+            }
+        }
+        if words.isEmpty {
+            return commands.map(\.name).filter { $0.hasPrefix(current) }
+        }
+        guard let spec = command(named: words[0]) else { return [] }
+        if current.hasPrefix("-") {
+            return spec.options.map(\.name).filter { $0.hasPrefix(current) }
+        }
+        // Which argument is this? Skip options and the values they take.
+        var position = 0
+        var index = 1
+        var pendingOption: OptionSpec?
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if let option = spec.options.first(where: { $0.name == word }) {
+                if option.value != nil { pendingOption = option }
+                continue
+            }
+            if pendingOption != nil {
+                pendingOption = nil
+                continue
+            }
+            position += 1
+        }
+        let kind: ArgumentKind?
+        if let pendingOption {
+            kind = pendingOption.value
+        } else {
+            kind = argumentKind(spec, at: position)
+        }
+        guard let kind else { return [] }
+        return candidates(for: kind, prefix: current, words: Array(words.dropFirst()))
+    }
+
+    private func argumentKind(_ spec: CommandSpec, at position: Int) -> ArgumentKind? {
+        var index = 0
+        for argument in spec.arguments {
+            switch argument.arity {
+            case .variadic, .variadicAtLeastOne:
+                return argument.kind
+            case .required, .optional:
+                if index == position { return argument.kind }
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    func candidates(for kind: ArgumentKind, prefix: String, words: [String]) -> [String] {
+        switch kind {
+        case .path: return pathCandidates(prefix)
+        case .openFile: return session.files.map(\.name).filter { $0.hasPrefix(prefix) }
+        case .command: return commands.map(\.name).filter { $0.hasPrefix(prefix) }
+        case .variableName: return variables.keys.sorted().filter { $0.hasPrefix(prefix) }
+        case .choice(let values): return values.filter { $0.hasPrefix(prefix) }
+        case .text, .number: return []
+        }
+    }
+
+    /// Files and folders whose names start with the typed text; folders end in `/`.
+    func pathCandidates(_ prefix: String) -> [String] {
+        let expanded = prefix.hasPrefix("~/") ? NSHomeDirectory() + prefix.dropFirst() : prefix
+        let folder: String, partial: String, shownFolder: String
+        if let slash = expanded.lastIndex(of: "/") {
+            folder = String(expanded[...slash])
+            partial = String(expanded[expanded.index(after: slash)...])
+            shownFolder = String(prefix[...prefix.lastIndex(of: "/")!])
+        } else {
+            folder = ""
+            partial = expanded
+            shownFolder = ""
+        }
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
+        return entries
+            .filter { $0.hasPrefix(partial) && (partial.hasPrefix(".") || !$0.hasPrefix(".")) }
+            .sorted()
+            .map { entry in
+                var isFolder: ObjCBool = false
+                _ = manager.fileExists(atPath: folder + entry, isDirectory: &isFolder)
+                return shownFolder + entry + (isFolder.boolValue ? "/" : "")
+            }
+    }
+}
+
+/// The longest text every candidate starts with.
+func commonPrefix(_ candidates: [String]) -> String {
+    guard var prefix = candidates.first else { return "" }
+    for candidate in candidates.dropFirst() {
+        while !candidate.hasPrefix(prefix) { prefix.removeLast() }
+    }
+    return prefix
+}
