@@ -1,0 +1,132 @@
+import Foundation
+import StructureModel
+import XCTest
+@testable import Workbench
+
+final class ShellTests: XCTestCase {
+    private func shell(_ configure: (inout ShellOptions) -> Void = { _ in }) -> (Shell, BufferedOutput) {
+        var options = ShellOptions()
+        configure(&options)
+        let output = BufferedOutput()
+        return (Shell(options: options, output: output), output)
+    }
+
+    func testAScriptStopsAtItsFirstError() {
+        let (shell, output) = shell()
+        XCTAssertFalse(shell.run(script: "echo one\nlable r1 bedroom\necho three", source: "fix.wb"))
+        XCTAssertEqual(output.standardOutput, "one\n")
+        XCTAssertEqual(output.standardError, """
+            wb: fix.wb:2:1: error: unknown command 'lable' (did you mean 'label'?)
+                lable r1 bedroom
+                ^
+
+            """.replacingOccurrences(of: "(did you mean 'label'?)", with: shell.command(named: "label") == nil
+                ? "(type 'help' for the list)" : "(did you mean 'label'?)"))
+    }
+
+    func testKeepGoingReportsEveryError() {
+        let (shell, output) = shell { $0.keepGoing = true }
+        XCTAssertFalse(shell.run(script: "ech one\necho two\necho $nope\necho four", source: "fix.wb"))
+        XCTAssertEqual(output.standardOutput, "two\nfour\n")
+        let errors = output.standardError.split(separator: "\n").filter { $0.hasPrefix("wb: ") }
+        XCTAssertEqual(errors.count, 2)
+        XCTAssertTrue(errors[0].hasPrefix("wb: fix.wb:1:1: error: unknown command 'ech' (did you mean 'echo'?)"), String(errors[0]))
+        XCTAssertTrue(errors[1].hasPrefix("wb: fix.wb:3:6: error: $nope is not defined"), String(errors[1]))
+    }
+
+    func testVariablesFromDefineAndTheirErrors() {
+        let (shell, output) = shell()
+        shell.variables["room"] = "r1"
+        XCTAssertTrue(shell.run(script: "define suffix -fixed\necho $room${suffix} \"$room x\" '$room'", source: "-c"))
+        XCTAssertEqual(output.standardOutput, "r1-fixed r1 x $room\n")
+        XCTAssertFalse(shell.run(script: "define 9lives x", source: "-c"))
+        XCTAssertTrue(output.standardError.contains("'9lives' is not a variable name"))
+    }
+
+    func testArgumentCountsAndOptionsAreChecked() {
+        let (shell, output) = shell()
+        XCTAssertFalse(shell.run(script: "source", source: "-c"))
+        XCTAssertTrue(output.standardError.hasPrefix("wb: -c:1:8: error: source needs PATH (usage: source PATH)"), output.standardError)
+        let (other, otherOutput) = self.shell()
+        XCTAssertFalse(other.run(script: "help save extra", source: "-c"))
+        XCTAssertTrue(otherOutput.standardError.hasPrefix("wb: -c:1:11: error: too many arguments for help"), otherOutput.standardError)
+        let (third, thirdOutput) = self.shell()
+        XCTAssertFalse(third.run(script: "save --forse", source: "-c"))
+        XCTAssertTrue(thirdOutput.standardError.hasPrefix("wb: -c:1:6: error: unknown option --forse (save takes --force)"),
+                      thirdOutput.standardError)
+    }
+
+    func testHelpComesFromTheCommandTable() {
+        let (shell, output) = shell()
+        XCTAssertTrue(shell.run(script: "help", source: "-c"))
+        for command in shell.commands {
+            XCTAssertTrue(output.standardOutput.contains("  \(command.name) "), "help lists \(command.name)")
+        }
+        let (detail, detailOutput) = self.shell()
+        XCTAssertTrue(detail.run(script: "help save", source: "-c"))
+        XCTAssertTrue(detailOutput.standardOutput.hasPrefix("usage: save [PATH] [--force]\n"), detailOutput.standardOutput)
+        XCTAssertTrue(detailOutput.standardOutput.contains("--force"))
+    }
+
+    func testSourceNestsWithOwnLineNumbersAndRefusesCycles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-shell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inner = folder.appendingPathComponent("inner.wb").path
+        let outer = folder.appendingPathComponent("outer.wb").path
+        try "echo inner\n\necho $missing\n".write(toFile: inner, atomically: true, encoding: .utf8)
+        try "echo outer\nsource \(inner)\necho not reached\n".write(toFile: outer, atomically: true, encoding: .utf8)
+        let (shell, output) = shell()
+        XCTAssertFalse(shell.run(script: "source \(outer)", source: "-c"))
+        XCTAssertEqual(output.standardOutput, "outer\ninner\n")
+        XCTAssertTrue(output.standardError.hasPrefix("wb: \(inner):3:6: error: $missing is not defined"), output.standardError)
+
+        let loop = folder.appendingPathComponent("loop.wb").path
+        try "echo once\nsource \(loop)\n".write(toFile: loop, atomically: true, encoding: .utf8)
+        let (cycle, cycleOutput) = self.shell()
+        XCTAssertFalse(cycle.run(script: "source \(loop)", source: "-c"))
+        XCTAssertEqual(cycleOutput.standardOutput, "once\n")
+        XCTAssertTrue(cycleOutput.standardError.contains("\(loop):2:8: error: \(loop) is already being run (a source cycle"),
+                      cycleOutput.standardError)
+    }
+
+    func testQuitRefusesInAScriptWithUnsavedChanges() throws {
+        let (shell, output) = shell()
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 1, rooms: 1)).captures[0].room
+        let original = room
+        room.version = 3
+        shell.session.add(OpenFile(name: "home", path: "/nonexistent/home.json", document: .room(room),
+                                   savedDocument: .room(original), stamp: nil, diagnostics: []))
+        XCTAssertFalse(shell.run(script: "quit", source: "-c"))
+        XCTAssertFalse(shell.quitRequested)
+        XCTAssertTrue(output.standardError.contains("unsaved changes in home (save them, or quit --force)"))
+        XCTAssertEqual(shell.prompt, "wb home*> ")
+        XCTAssertTrue(shell.run(script: "quit --force", source: "-c"))
+        XCTAssertTrue(shell.quitRequested)
+    }
+
+    func testCompletionFromTheTable() throws {
+        let (shell, _) = shell()
+        XCTAssertEqual(shell.completions(forLinePrefix: "so"), ["source"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "echo a; he"), ["help"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "help sa"), ["save", "summary"].filter { $0.hasPrefix("sa") })
+        XCTAssertEqual(shell.completions(forLinePrefix: "save --f"), ["--force"])
+        shell.variables["outdir"] = "x"
+        XCTAssertEqual(shell.completions(forLinePrefix: "define ou"), ["outdir"])
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("scans"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("scan-1.json").path, contents: Data())
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertEqual(shell.completions(forLinePrefix: "open \(folder.path)/sc"),
+                       ["\(folder.path)/scan-1.json", "\(folder.path)/scans/"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "source \(folder.path)/scans"), ["\(folder.path)/scans/"])
+    }
+
+    func testNearestNames() {
+        XCTAssertEqual(editDistance("lable", "label"), 1)
+        XCTAssertEqual(editDistance("", "abc"), 3)
+        XCTAssertEqual(nearest("sumary", among: ["summary", "save", "source"]), "summary")
+        XCTAssertNil(nearest("zzzzzz", among: ["summary", "save"]))
+    }
+}
