@@ -138,6 +138,9 @@ public enum FileIO {
         if failure == nil && fchmod(fd, mode) != 0 { failure = FileError(path: path, message: errorText(errno)) }
         if failure == nil && fsync(fd) != 0 { failure = FileError(path: path, message: errorText(errno)) }
         close(fd)
+        // Fault injection for the tests: die as a crash or a kill would, with the new
+        // content written but not yet renamed over the target.
+        if getenv("WB_TEST_CRASH_BEFORE_RENAME") != nil { _exit(70) }
         if failure == nil && rename(temporary, path) != 0 {
             failure = FileError(path: path, message: errorText(errno))
         }

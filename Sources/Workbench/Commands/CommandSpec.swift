@@ -1,5 +1,11 @@
 /// What kind of value an argument takes: drives checking, help and tab completion.
 public enum ArgumentKind: Sendable, Hashable {
+    /// Something open, by handle, identifier or name; completes to handles of these kinds.
+    case reference(Set<ElementKind>)
+    /// A field of the element named by the argument before (for `set`).
+    case field
+    /// A value of the field named by the argument before.
+    case fieldValue
     case path
     case openFile
     case command
@@ -8,6 +14,8 @@ public enum ArgumentKind: Sendable, Hashable {
     case number
     case choice([String])
 }
+
+import StructureModel
 
 public struct ArgumentSpec: Sendable, Hashable {
     public enum Arity: Sendable, Hashable {

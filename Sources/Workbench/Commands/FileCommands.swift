@@ -21,20 +21,20 @@ extension Shell {
             throw LoadError(path: path, message: "is a folder, not a RoomPlan file (Hyperbasis stores are not supported yet)",
                             location: nil, lineText: nil)
         }
-        let loaded = try Session.load(path: path)
-        let file = session.add(loaded)
+        let (file, warnings) = try session.open(path: path)
         for diagnostic in file.diagnostics {
             warn("\(file.path): \(diagnostic)")
         }
+        for warning in warnings { warn(warning) }
         if options.json {
-            output.write(renderJSON(FileSummary(file).json))
+            output.write(renderJSON(FileSummary(file, handles: session.workspace.handles).json))
         } else if !options.quiet {
-            output.write(FileSummary(file).text)
+            output.write(FileSummary(file, handles: session.workspace.handles).text)
         }
     }
 
     /// The one file a command without a file argument applies to.
-    func soleFile(for command: String, at word: Argument) throws -> OpenFile {
+    func soleFile(for command: String, at word: Argument) throws -> WorkspaceFile {
         switch session.files.count {
         case 0: throw CommandFailure("nothing is open (open a file first with 'open PATH')", at: word)
         case 1: return session.files[0]
@@ -44,7 +44,7 @@ extension Shell {
         }
     }
 
-    func fileArgument(_ argument: Argument) throws -> OpenFile {
+    func fileArgument(_ argument: Argument) throws -> WorkspaceFile {
         if let file = session.file(named: argument.text) { return file }
         if let file = session.files.first(where: { $0.path == argument.text }) { return file }
         let names = session.files.map(\.name)
@@ -53,19 +53,34 @@ extension Shell {
         throw CommandFailure("no open file is called '\(argument.text)'\(hint)", at: argument)
     }
 
-    /// Writes `file`'s document to `path` atomically, honouring `--dry-run`.
-    func write(_ file: OpenFile, to path: String, at word: Argument) throws -> Int {
-        let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, (file.stamp?.size ?? 0) + (file.stamp?.size ?? 0) / 8))
+    /// Writes `file`'s document to `path` atomically, and its names to the sidecar next to
+    /// it, honouring `--dry-run`. Returns the number of bytes of the RoomPlan file.
+    func write(_ file: WorkspaceFile, to path: String, at word: Argument) throws -> Int {
+        let size = file.stamp?.size ?? 0
+        let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, size + size / 8))
+        let sidecarPath = Sidecar.path(for: path)
+        let writesSidecar = !file.names.isEmpty || (file.hasSidecar && path == file.path)
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
+            if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
             return bytes.count
         }
         do {
             try FileIO.writeAtomically(bytes, to: path)
+            if writesSidecar {
+                let sidecar = Sidecar(names: file.names, document: file.document)
+                try FileIO.writeAtomically(sidecar.encoded(fileName: FileIO.baseName(of: path)), to: sidecarPath)
+            }
         } catch {
             throw CommandFailure("cannot save \(path): \(error.message)", at: word)
         }
         return bytes.count
+    }
+
+    /// Refuses to overwrite a file someone else changed since wb read it.
+    func checkUnchangedOnDisk(_ file: WorkspaceFile, force: Bool, at word: Argument) throws {
+        guard !force, let stamp = file.stamp, FileIO.stamp(of: file.path) != stamp else { return }
+        throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite it anyway)", at: word)
     }
 
     static func fileCommands() -> [CommandSpec] {
@@ -108,8 +123,9 @@ extension Shell {
                 if file.isModified && !invocation.flag("--force") {
                     throw CommandFailure("\(file.name) has unsaved changes (save it, or close --force)", at: word)
                 }
-                _ = shell.session.remove(named: file.name)
-                shell.inform("closed \(file.name)")
+                let hadHistory = !shell.session.undoStack.isEmpty || !shell.session.redoStack.isEmpty
+                _ = shell.session.close(id: file.id)
+                shell.inform("closed \(file.name)" + (hadHistory ? " (the undo history was cleared)" : ""))
             },
             CommandSpec(
                 "save",
@@ -126,21 +142,14 @@ extension Shell {
                     """
             ) { invocation in
                 let shell = invocation.shell
+                let force = invocation.flag("--force")
                 if let target = invocation.positional(0) {
                     let file = try shell.soleFile(for: "save", at: target)
-                    if target.text == file.path, !invocation.flag("--force"), let stamp = file.stamp,
-                       FileIO.stamp(of: file.path) != stamp {
-                        throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite)",
-                                             at: target)
-                    }
+                    let samePlace = target.text == file.path
+                    if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
                     let count = try shell.write(file, to: target.text, at: target)
                     if !shell.options.dryRun {
-                        if target.text == file.path {
-                            var saved = file
-                            saved.savedDocument = file.document
-                            saved.stamp = FileIO.stamp(of: file.path)
-                            shell.session.update(saved)
-                        }
+                        if samePlace { shell.session.markSaved(id: file.id, stamp: FileIO.stamp(of: file.path)) }
                         shell.inform("wrote \(target.text) (\(count) bytes)")
                     }
                     return
@@ -151,16 +160,12 @@ extension Shell {
                     return
                 }
                 for file in changed {
-                    if !invocation.flag("--force"), let stamp = file.stamp, FileIO.stamp(of: file.path) != stamp {
-                        throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite)",
-                                             at: invocation.name)
-                    }
+                    try shell.checkUnchangedOnDisk(file, force: force, at: invocation.name)
+                }
+                for file in changed {
                     let count = try shell.write(file, to: file.path, at: invocation.name)
                     if !shell.options.dryRun {
-                        var saved = file
-                        saved.savedDocument = file.document
-                        saved.stamp = FileIO.stamp(of: file.path)
-                        shell.session.update(saved)
+                        shell.session.markSaved(id: file.id, stamp: FileIO.stamp(of: file.path))
                         shell.inform("wrote \(file.path) (\(count) bytes)")
                     }
                 }
@@ -173,10 +178,11 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 let files = try invocation.positional(0).map { [try shell.fileArgument($0)] } ?? shell.session.files
+                let handles = shell.session.workspace.handles
                 if shell.options.json {
-                    shell.output.write(renderJSON(.array(files.map { FileSummary($0).json })))
+                    shell.output.write(renderJSON(.array(files.map { FileSummary($0, handles: handles).json })))
                 } else {
-                    for file in files { shell.output.write(FileSummary(file).text) }
+                    for file in files { shell.output.write(FileSummary(file, handles: handles).text) }
                 }
             },
         ]

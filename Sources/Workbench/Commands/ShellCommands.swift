@@ -3,7 +3,7 @@ import StructureModel
 
 extension Shell {
     static func standardCommands() -> [CommandSpec] {
-        (fileCommands() + shellCommands()).sorted { $0.name < $1.name }
+        (fileCommands() + shellCommands() + editCommands() + historyCommands()).sorted { $0.name < $1.name }
     }
 
     /// Runs a script file inside the session. Nested sources report their own line
@@ -18,7 +18,11 @@ extension Shell {
         }
         let text = try readScript(path, at: word)
         sourceStack.append(canonical)
-        defer { sourceStack.removeLast() }
+        session.beginGroup(text: "source \(path)")
+        defer {
+            session.endGroup()
+            sourceStack.removeLast()
+        }
         if !run(script: text, source: path) {
             throw ScriptAlreadyReported()
         }

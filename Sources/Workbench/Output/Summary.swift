@@ -24,7 +24,7 @@ struct FileSummary {
     var floorAreaFromWalls: Bool
     var rooms: [RoomLine]
 
-    init(_ file: OpenFile) {
+    init(_ file: WorkspaceFile, handles: HandleTable) {
         name = file.name
         path = file.path
         kind = file.document.kindName

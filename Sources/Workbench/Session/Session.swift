@@ -1,32 +1,42 @@
 import StructureModel
 
-/// One file that is open: where it came from, what it holds now, and what it held when
-/// it was opened or last saved (to tell whether there is anything to save).
-public struct OpenFile: Sendable {
-    /// A short name for prompts and references: the file name without `.json`.
-    public var name: String
+/// A file that could not be opened.
+public struct LoadError: Error, Sendable, Equatable {
     public var path: String
-    public var document: RoomPlanDocument
-    /// The document as it is on disk, to tell unsaved changes.
-    public var savedDocument: RoomPlanDocument
-    /// The file as it was on disk when opened or last saved, to notice others' changes.
-    public var stamp: FileStamp?
-    public var diagnostics: [Diagnostic]
-
-    public var isModified: Bool { document != savedDocument }
+    public var message: String
+    public var location: SourceLocation?
+    public var lineText: String?
 }
 
-/// What is open in a wb session. Pure data: the shell reads and edits it.
+/// One undoable step and the command text that made it.
+public struct HistoryEntry: Sendable {
+    public var text: String
+    public var step: Step
+}
+
+/// The state of a wb session: what is open (the workspace) and the undo history.
+/// A script run with `-f` or `source` is one step.
 public struct Session: Sendable {
-    public private(set) var files: [OpenFile] = []
+    public var workspace = Workspace()
+    public private(set) var undoStack: [HistoryEntry] = []
+    public private(set) var redoStack: [HistoryEntry] = []
+    private var group: HistoryEntry?
+    private var groupDepth = 0
 
     public init() {}
 
-    public var hasUnsavedChanges: Bool { files.contains { $0.isModified } }
+    public var files: [WorkspaceFile] { workspace.files }
+    public var hasUnsavedChanges: Bool { workspace.files.contains { $0.isModified } }
 
-    /// Reads and decodes a RoomPlan file. Errors carry the file's path and, for JSON,
-    /// the line, column and key path.
-    public static func load(path: String) throws(LoadError) -> OpenFile {
+    public func file(named name: String) -> WorkspaceFile? {
+        workspace.files.first { $0.name == name }
+    }
+
+    // MARK: Opening
+
+    /// Reads, decodes and adds a RoomPlan file, with its sidecar of names when there is one.
+    /// Returns the file and any warnings about the sidecar.
+    public mutating func open(path: String) throws(LoadError) -> (WorkspaceFile, [String]) {
         let bytes: [UInt8]
         do {
             bytes = try FileIO.read(path)
@@ -39,45 +49,93 @@ public struct Session: Sendable {
         } catch {
             throw LoadError(path: path, message: error.message, location: error.location, lineText: error.lineText)
         }
-        var name = FileIO.baseName(of: path)
-        if name.hasSuffix(".json") { name.removeLast(5) }
-        return OpenFile(name: name, path: path, document: document, savedDocument: document,
-                        stamp: FileIO.stamp(of: path), diagnostics: RoomPlanDiagnostics.check(document))
-    }
-
-    /// Adds a file; its name is made unique (`home`, `home-2`) so references stay clear.
-    @discardableResult
-    public mutating func add(_ file: OpenFile) -> OpenFile {
-        var file = file
-        let base = file.name
-        var counter = 2
-        while files.contains(where: { $0.name == file.name }) {
-            file.name = "\(base)-\(counter)"
-            counter += 1
+        var warnings: [String] = []
+        var sidecar: Sidecar?
+        let sidecarPath = Sidecar.path(for: path)
+        if FileIO.stamp(of: sidecarPath) != nil {
+            do {
+                sidecar = try Sidecar.decode(try FileIO.read(sidecarPath))
+            } catch let error as RoomPlanDecodeError {
+                warnings.append("\(sidecarPath):\(error.location.line):\(error.location.column): \(error.message); "
+                                + "its names were not read (the file is left as it is)")
+            } catch {
+                warnings.append("\(sidecarPath): \(error); its names were not read")
+            }
         }
-        files.append(file)
-        return file
+        let file = workspace.add(path: path, document: document, stamp: FileIO.stamp(of: path),
+                                 diagnostics: RoomPlanDiagnostics.check(document), sidecar: sidecar)
+        return (file, warnings)
     }
 
-    public mutating func remove(named name: String) -> OpenFile? {
-        guard let index = files.firstIndex(where: { $0.name == name }) else { return nil }
-        return files.remove(at: index)
+    /// Forgets a file. Undo history cannot reach across this, so it is cleared.
+    public mutating func close(id: Int) -> WorkspaceFile? {
+        undoStack.removeAll()
+        redoStack.removeAll()
+        return workspace.close(id: id)
     }
 
-    public func file(named name: String) -> OpenFile? {
-        files.first { $0.name == name }
+    public mutating func markSaved(id: Int, stamp: FileStamp?) {
+        workspace.markSaved(id: id, stamp: stamp)
     }
 
-    public mutating func update(_ file: OpenFile) {
-        guard let index = files.firstIndex(where: { $0.path == file.path && $0.name == file.name }) else { return }
-        files[index] = file
-    }
-}
+    // MARK: Editing and history
 
-/// A file that could not be opened.
-public struct LoadError: Error, Sendable, Equatable {
-    public var path: String
-    public var message: String
-    public var location: SourceLocation?
-    public var lineText: String?
+    /// Applies an edit as one undoable step (or as part of the open script's step).
+    public mutating func perform(_ plan: EditPlan, text: String) {
+        guard !plan.changes.isEmpty else { return }
+        let step = workspace.perform(plan.changes)
+        redoStack.removeAll()
+        if groupDepth > 0 {
+            if var open = group {
+                open.step = Self.merge(open.step, then: step)
+                group = open
+            } else {
+                group = HistoryEntry(text: text, step: step)
+            }
+        } else {
+            undoStack.append(HistoryEntry(text: text, step: step))
+        }
+    }
+
+    /// Starts a script: its edits become one step named `text`. Scripts nest.
+    public mutating func beginGroup(text: String) {
+        if groupDepth == 0 { group = HistoryEntry(text: text, step: Step(changes: [], states: [])) }
+        groupDepth += 1
+    }
+
+    public mutating func endGroup() {
+        guard groupDepth > 0 else { return }
+        groupDepth -= 1
+        if groupDepth == 0, let open = group {
+            if !open.step.isEmpty { undoStack.append(open) }
+            group = nil
+        }
+    }
+
+    /// `first` then `second`, as one step: undo runs the second's inverses first.
+    static func merge(_ first: Step, then second: Step) -> Step {
+        var states = first.states
+        for state in second.states {
+            if let index = states.firstIndex(where: { $0.file == state.file }) {
+                states[index].after = state.after
+            } else {
+                states.append(state)
+            }
+        }
+        return Step(changes: second.changes + first.changes, states: states)
+    }
+
+    public mutating func undo() -> HistoryEntry? {
+        guard var entry = undoStack.popLast() else { return nil }
+        workspace.revert(&entry.step, forward: false)
+        redoStack.append(entry)
+        return entry
+    }
+
+    public mutating func redo() -> HistoryEntry? {
+        guard var entry = redoStack.popLast() else { return nil }
+        workspace.revert(&entry.step, forward: true)
+        undoStack.append(entry)
+        return entry
+    }
 }

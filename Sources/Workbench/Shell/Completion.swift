@@ -1,4 +1,5 @@
 import Foundation
+import StructureModel
 
 /// Tab completion, from the command table: command names, options, and for each
 /// argument what its kind allows (paths, open files, commands, choices, variables).
@@ -86,6 +87,42 @@ extension Shell {
         case .variableName: return variables.keys.sorted().filter { $0.hasPrefix(prefix) }
         case .choice(let values): return values.filter { $0.hasPrefix(prefix) }
         case .text, .number: return []
+        case .reference(let kinds):
+            let table = session.workspace.handles
+            let handles = kinds.flatMap { table.order[$0] ?? [] }.compactMap { table.handle(for: $0) }
+            let names = session.files.flatMap { $0.names.values }.filter { !$0.contains(" ") }
+            return (handles + names).filter { $0.hasPrefix(prefix) }.sorted(by: handleOrder)
+        case .field:
+            return fieldNames(for: words.first).filter { $0.hasPrefix(prefix) }
+        case .fieldValue:
+            guard words.count >= 2 else { return [] }
+            return fieldValues(for: words[0], field: words[1]).filter { $0.hasPrefix(prefix) }
+        }
+    }
+
+    private func element(named word: String?) -> Element? {
+        guard let word, let identity = session.workspace.handles.identity(for: word),
+              let path = session.workspace.path(of: identity) else { return nil }
+        return session.workspace.element(at: path)
+    }
+
+    func fieldNames(for word: String?) -> [String] {
+        switch element(named: word) {
+        case .object(let object)?: return ["category", "confidence"] + object.category.attributeSchema.map(\.name)
+        case .surface(let surface)?:
+            if case .door = surface.category { return ["confidence", "open"] }
+            return ["confidence"]
+        default: return []
+        }
+    }
+
+    func fieldValues(for word: String, field: String) -> [String] {
+        switch (element(named: word), field) {
+        case (_, "confidence"): return ["high", "medium", "low"]
+        case (_, "open"): return ["true", "false"]
+        case (.object?, "category"): return ObjectCategory.known.map(\.name)
+        case (.object(let object)?, _): return object.category.attributeSchema.first { $0.name == field }?.values ?? []
+        default: return []
         }
     }
 
@@ -113,6 +150,15 @@ extension Shell {
                 return shownFolder + entry + (isFolder.boolValue ? "/" : "")
             }
     }
+}
+
+/// `r2` before `r10`: handles by letter, then number.
+func handleOrder(_ a: String, _ b: String) -> Bool {
+    let letterA = String(a.prefix(1)), letterB = String(b.prefix(1))
+    if letterA != letterB { return letterA < letterB }
+    let numberA = Int(a.dropFirst()) ?? 0, numberB = Int(b.dropFirst()) ?? 0
+    if numberA != numberB { return numberA < numberB }
+    return a < b
 }
 
 /// The longest text every candidate starts with.

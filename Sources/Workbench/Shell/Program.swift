@@ -201,8 +201,11 @@ public enum Program {
             case .command(let text, _):
                 succeeded = shell.run(script: text, source: "-c")
             case .file(let path):
+                // A script file is one undoable step.
                 shell.sourceStack = [path]
+                shell.session.beginGroup(text: "-f \(path)")
                 succeeded = shell.run(script: scripts[path] ?? "", source: path)
+                shell.session.endGroup()
                 shell.sourceStack = []
             }
             if !succeeded {

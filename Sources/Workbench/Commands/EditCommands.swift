@@ -1,0 +1,327 @@
+import Foundation
+import StructureModel
+
+extension Shell {
+    /// Applies an edit as one undoable step, then tells the person what happened.
+    func perform(_ plan: EditPlan, text: String, done: String) throws {
+        if plan.changes.isEmpty {
+            inform("nothing changed: \(done) already")
+            return
+        }
+        session.perform(plan, text: text)
+        inform(done)
+        for note in plan.notes { inform("note: \(note)") }
+    }
+
+    func plan(_ body: () throws(EditError) -> EditPlan, at word: Argument) throws -> EditPlan {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure(error.message, at: word)
+        }
+    }
+
+    func handleText(_ identity: Identity) -> String {
+        session.workspace.handles.handle(for: identity) ?? identity.key
+    }
+
+    /// A section of `room`: the only one, or the one `--section N` picks (1-based).
+    func section(of room: Identity, pick: Argument?, at word: Argument) throws -> Identity {
+        let count = session.workspace.file(id: room.file)?.document.room(room.scope)?.sections.count ?? 0
+        if let pick {
+            let number = try wholeNumber(pick, name: "--section", range: 1...max(1, count))
+            return Identity(file: room.file, scope: room.scope, kind: .section, key: "#\(number - 1)")
+        }
+        switch count {
+        case 0:
+            throw CommandFailure("\(handleText(room)) has no sections (an iOS 16 capture): RoomPlan keeps labels on sections", at: word)
+        case 1:
+            return Identity(file: room.file, scope: room.scope, kind: .section, key: "#0")
+        default:
+            let handles = (0..<count).map { handleText(Identity(file: room.file, scope: room.scope, kind: .section, key: "#\($0)")) }
+            throw CommandFailure("\(handleText(room)) has \(count) sections (\(handles.joined(separator: ", "))); "
+                                 + "label one of them, or pick one with --section N", at: word)
+        }
+    }
+
+    static func editCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                "label",
+                arguments: [ArgumentSpec("ROOM", .reference([.room, .section])), ArgumentSpec("LABEL", .choice(SectionLabel.known))],
+                options: [OptionSpec("--section", value: .number, valueName: "N", help: "which section of a room with several (1-based)")],
+                summary: "set RoomPlan's label of a room (or one of its sections)",
+                details: """
+                    LABEL is one of RoomPlan's section labels: livingRoom, bedroom, bathroom, kitchen, diningRoom,
+                    unidentified. RoomPlan keeps labels on sections; a room with one section takes its label
+                    directly, a room with several needs a section handle (label s3 kitchen) or --section N.
+                    In a structure, the structure-level copy of the section is relabelled too.
+                    """,
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let target = try shell.resolve(invocation.positionals[0], allowed: [.room, .section], what: "ROOM")
+                let section = target.kind == .section ? target
+                    : try shell.section(of: target, pick: invocation.values["--section"], at: invocation.positionals[0])
+                let label = invocation.positionals[1]
+                let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planLabel(section: section, label: label.text) },
+                                          at: label)
+                try shell.perform(plan, text: invocation.text, done: "\(shell.handleText(section)) is labelled \(label.text)")
+            },
+            CommandSpec(
+                "name",
+                arguments: [ArgumentSpec("REF", .reference([.room, .section])), ArgumentSpec("TEXT", .text)],
+                summary: "give a room or section a free-text name (\"\" removes it)",
+                details: """
+                    Names like "Guest bedroom" have no place in RoomPlan's JSON, so wb keeps them in a sidecar file
+                    next to it (flat.json → flat.wb.json), written when the file is saved. Names are matched to
+                    rooms by their walls' identifiers and to sections by their centres, so they survive saving,
+                    reopening and re-exports. A name can be used wherever a room is expected.
+                    """,
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let target = try shell.resolve(invocation.positionals[0], allowed: [.room, .section], what: "REF")
+                let key: NameKey = target.kind == .room ? .room(target.scope) : .section(target.scope, Int(target.key.dropFirst())!)
+                let text = invocation.positionals[1].text
+                let plan = try shell.plan({ () throws(EditError) in
+                    try shell.session.workspace.planName(key, file: target.file, name: text)
+                }, at: invocation.positionals[1])
+                try shell.perform(plan, text: invocation.text,
+                                  done: text.isEmpty ? "\(shell.handleText(target)) has no name" : "\(shell.handleText(target)) is named \"\(text)\"")
+            },
+            CommandSpec(
+                "story",
+                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("N", .number)],
+                summary: "put a room, and everything in it, on floor level N",
+                details: "Sets the story of the room, its sections, surfaces and objects (and their structure-level copies).",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
+                let story = try shell.wholeNumber(invocation.positionals[1], name: "story", range: Workspace.storyRange)
+                let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planStory(room: room, story: story) },
+                                          at: invocation.positionals[1])
+                try shell.perform(plan, text: invocation.text, done: "\(shell.handleText(room)) is on story \(story)")
+            },
+            CommandSpec(
+                "elevate",
+                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DY", .number)],
+                summary: "shift a room vertically, in metres (80cm, 3ft also work)",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
+                let dy = try shell.length(invocation.positionals[1], name: "DY")
+                try shell.moveRoom(room, RigidMotion(translation: SIMD3(0, dy, 0)), invocation: invocation,
+                                   done: "\(shell.handleText(room)) raised by \(formatted(dy, digits: 3)) m")
+            },
+            CommandSpec(
+                "move",
+                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DX", .number), ArgumentSpec("DZ", .number),
+                            ArgumentSpec("DY", .number, .optional)],
+                summary: "translate a room, in metres along world X, Z (and Y)",
+                details: "Every surface, object and section centre of the room moves rigidly; so do their structure-level copies.",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
+                let dx = try shell.length(invocation.positionals[1], name: "DX")
+                let dz = try shell.length(invocation.positionals[2], name: "DZ")
+                let dy = try invocation.positional(3).map { try shell.length($0, name: "DY") } ?? 0
+                try shell.moveRoom(room, RigidMotion(translation: SIMD3(dx, dy, dz)), invocation: invocation,
+                                   done: "\(shell.handleText(room)) moved by (\(formatted(dx, digits: 3)), \(formatted(dy, digits: 3)), \(formatted(dz, digits: 3))) m")
+            },
+            CommandSpec(
+                "rotate",
+                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DEGREES", .number)],
+                options: [OptionSpec("--about", value: .text, valueName: "X,Z", help: "the point to turn about (default: the room's middle)")],
+                summary: "turn a room about the vertical axis (counter-clockwise seen from above)",
+                details: "Quarter turns are exact: transforms stay orthonormal however many times a room is turned.",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
+                let angle = try shell.degrees(invocation.positionals[1], name: "DEGREES")
+                var pivot = shell.session.workspace.centre(of: room) ?? .zero
+                if let about = invocation.values["--about"] {
+                    let parts = about.text.split(separator: ",", omittingEmptySubsequences: false)
+                    guard parts.count == 2 else { throw CommandFailure("--about takes X,Z (two numbers, a comma between)", at: about) }
+                    pivot = SIMD3(try shell.length(Argument(text: String(parts[0]), location: about.location), name: "X"), 0,
+                                  try shell.length(Argument(text: String(parts[1]), location: about.location), name: "Z"))
+                }
+                let turn = RigidMotion(yaw: angle * .pi / 180)
+                let motion = RigidMotion(translation: pivot).composed(after: turn.composed(after: RigidMotion(translation: -pivot)))
+                try shell.moveRoom(room, motion, invocation: invocation,
+                                   done: "\(shell.handleText(room)) turned \(formatted(angle, digits: 2))° about (\(formatted(pivot.x, digits: 3)), \(formatted(pivot.z, digits: 3)))")
+            },
+            CommandSpec(
+                "set",
+                arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor])),
+                            ArgumentSpec("FIELD", .field), ArgumentSpec("VALUE", .fieldValue)],
+                summary: "change a field: category, an attribute, confidence, a door's open state",
+                details: """
+                    Objects: category (one of RoomPlan's 16), confidence (high, medium, low), and the attributes of their
+                    category, e.g. set o12 ChairType stool (ChairType: dining, stool, swivel, unidentified). Changing
+                    the category keeps the attributes the new category has and says what it dropped or added.
+                    Surfaces: confidence; doors also open (true or false).
+                    """,
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
+                                               what: "REF")
+                let field = invocation.positionals[1], value = invocation.positionals[2]
+                let plan = try shell.plan({ () throws(EditError) in
+                    try shell.session.workspace.planSet(target, field: field.text, value: value.text)
+                }, at: field)
+                try shell.perform(plan, text: invocation.text, done: "\(shell.handleText(target)) \(field.text) is \(value.text)")
+            },
+            CommandSpec(
+                "delete",
+                arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor]))],
+                summary: "remove a surface or object (restore puts it back)",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
+                                               what: "REF")
+                let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planDelete(target) },
+                                          at: invocation.positionals[0])
+                try shell.perform(plan, text: invocation.text, done: "deleted \(shell.handleText(target)) (restore \(shell.handleText(target)) puts it back)")
+            },
+            CommandSpec(
+                "restore",
+                arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor]))],
+                summary: "put a deleted surface or object back where it was",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
+                                               what: "REF")
+                let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planRestore(target) },
+                                          at: invocation.positionals[0])
+                try shell.perform(plan, text: invocation.text, done: "restored \(shell.handleText(target))")
+            },
+        ]
+    }
+
+    func moveRoom(_ room: Identity, _ motion: RigidMotion, invocation: Invocation, done: String) throws {
+        let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) },
+                                 at: invocation.positionals[0])
+        try perform(plan, text: invocation.text, done: done)
+    }
+
+    static func historyCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                "undo",
+                arguments: [ArgumentSpec("N", .number, .optional)],
+                summary: "take back the last edit (or the last N)",
+                details: "A script run with -f or source is one step. Undo back to where a file was opened and save gives its original bytes."
+            ) { invocation in
+                try invocation.shell.stepHistory(invocation, undo: true)
+            },
+            CommandSpec(
+                "redo",
+                arguments: [ArgumentSpec("N", .number, .optional)],
+                summary: "do again what undo took back (or N steps)",
+                details: "A new edit after undo drops what could have been redone."
+            ) { invocation in
+                try invocation.shell.stepHistory(invocation, undo: false)
+            },
+            CommandSpec(
+                "history",
+                summary: "the edits of this session, each with the command that made it"
+            ) { invocation in
+                let shell = invocation.shell
+                let done = shell.session.undoStack, undone = shell.session.redoStack.reversed()
+                if done.isEmpty && undone.isEmpty {
+                    shell.inform("no edits yet")
+                    return
+                }
+                var text = ""
+                for (index, entry) in done.enumerated() {
+                    text += String(format: "%4d  ", index + 1) + entry.text.replacingOccurrences(of: "\n", with: " ") + "\n"
+                }
+                for (offset, entry) in undone.enumerated() {
+                    text += String(format: "%4d  ", done.count + offset + 1) + entry.text.replacingOccurrences(of: "\n", with: " ")
+                        + "   (undone; redo brings it back)\n"
+                }
+                shell.output.write(text)
+            },
+            CommandSpec(
+                "diff",
+                arguments: [ArgumentSpec("NAME", .openFile, .optional)],
+                summary: "what this session changed, against the files on disk",
+                details: "Reads each file from disk again and lists, element by element, what differs in memory."
+            ) { invocation in
+                try invocation.shell.showDiff(invocation)
+            },
+        ]
+    }
+
+    func stepHistory(_ invocation: Invocation, undo: Bool) throws {
+        let available = undo ? session.undoStack.count : session.redoStack.count
+        let count = try invocation.positional(0).map { try wholeNumber($0, name: "N", range: 1...1_000_000) } ?? 1
+        guard available > 0 else {
+            throw CommandFailure(undo ? "nothing to undo" : "nothing to redo", at: invocation.name)
+        }
+        guard count <= available else {
+            throw CommandFailure("only \(available) step\(available == 1 ? "" : "s") to \(undo ? "undo" : "redo")",
+                                 at: invocation.positional(0) ?? invocation.name)
+        }
+        for _ in 0..<count {
+            guard let entry = undo ? session.undo() : session.redo() else { break }
+            inform("\(undo ? "undid" : "redid"): \(entry.text.replacingOccurrences(of: "\n", with: " "))")
+        }
+    }
+
+    func showDiff(_ invocation: Invocation) throws {
+        let files = try invocation.positional(0).map { [try fileArgument($0)] } ?? session.files
+        var text = ""
+        for file in files {
+            let onDisk: RoomPlanDocument
+            do {
+                onDisk = try RoomPlanCodec.decode(try FileIO.read(file.path))
+            } catch let error as FileError {
+                throw CommandFailure("cannot read \(file.path) to compare: \(error.message)", at: invocation.name)
+            } catch {
+                throw CommandFailure("cannot read \(file.path) to compare: \(error)", at: invocation.name)
+            }
+            for entry in DocumentDiff.compare(onDisk, file.document) {
+                let identity = Identity(file: file.id, scope: entry.scope, kind: entry.kind, key: entry.key)
+                let handle = session.workspace.handles.handle(for: identity)
+                let place: String
+                switch entry.scope {
+                case .merged: place = "structure-level \(entry.kind.rawValue) \(entry.key.prefix(8))"
+                default: place = handle ?? "\(entry.kind.rawValue) \(entry.key.prefix(8))"
+                }
+                text += "\(file.name): \(place): \(entry.description)\n"
+            }
+            let sidecar = Sidecar.path(for: file.path)
+            let savedNames: [NameKey: String]
+            if let bytes = try? FileIO.read(sidecar), let decoded = try? Sidecar.decode(bytes) {
+                savedNames = decoded.names(for: file.document)
+            } else {
+                savedNames = [:]
+            }
+            for key in Set(savedNames.keys).union(file.names.keys).sorted(by: { "\($0)" < "\($1)" })
+            where savedNames[key] != file.names[key] {
+                let identity: Identity
+                switch key {
+                case .room(let scope): identity = Identity(file: file.id, scope: scope, kind: .room, key: "")
+                case .section(let scope, let index): identity = Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)")
+                }
+                let old = savedNames[key].map { "\"\($0)\"" } ?? "no name"
+                let new = file.names[key].map { "\"\($0)\"" } ?? "no name"
+                text += "\(file.name): \(handleText(identity)): name \(old) → \(new) (in \(FileIO.baseName(of: sidecar)))\n"
+            }
+        }
+        if text.isEmpty {
+            inform("no differences from the files on disk")
+        } else {
+            output.write(text)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import StructureModel
+
+/// Turning what a person typed into the thing they mean: a handle (`r2`, `o12`), a full
+/// identifier or a unique prefix of at least 4 characters, a room's or section's name, or
+/// (for rooms) a section label that only one section has.
+extension Shell {
+    func resolve(_ word: Argument, allowed: Set<ElementKind>, what: String) throws -> Identity {
+        let text = word.text
+        let workspace = session.workspace
+        var found: Identity?
+        if let identity = workspace.handles.identity(for: text) {
+            found = identity
+        } else if let prefix = text.first, prefix.isLetter, text.dropFirst().allSatisfy(\.isNumber), text.count > 1,
+                  let kind = ElementKind.allCases.first(where: { $0.handlePrefix == String(prefix) }) {
+            let count = workspace.handles.order[kind]?.count ?? 0
+            throw CommandFailure("there is no \(text)" + (count == 0 ? " (no \(kind.plural) are open)"
+                                                          : " (\(kind.plural): \(kind.handlePrefix)1 to \(kind.handlePrefix)\(lastNumber(kind)))"),
+                                 at: word)
+        } else if let named = namedIdentity(text) {
+            found = named
+        } else if let labelled = try labelledSection(text, at: word) {
+            found = labelled
+        } else if text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            let matches = workspace.handles.identities(withIdentifierPrefix: text)
+            if matches.count > 1 {
+                let names = matches.compactMap { workspace.handles.handle(for: $0) }.sorted().prefix(6)
+                throw CommandFailure("'\(text)' is the start of several identifiers (\(names.joined(separator: ", ")))", at: word)
+            }
+            found = matches.first
+        }
+        guard var identity = found else {
+            let candidates = workspace.handles.allHandles + session.files.flatMap { $0.names.values }
+            let hint = nearest(text, among: candidates).map { " (did you mean \($0)?)" } ?? ""
+            throw CommandFailure("nothing open is called '\(text)'\(hint); \(what) is a handle like r1 or o3, an identifier, or a name",
+                                 at: word)
+        }
+        if identity.kind == .section && !allowed.contains(.section) && allowed.contains(.room) {
+            identity = Identity(file: identity.file, scope: identity.scope, kind: .room, key: "")
+        }
+        guard allowed.contains(identity.kind) else {
+            let handle = workspace.handles.handle(for: identity) ?? text
+            throw CommandFailure("\(handle) is \(article(identity.kind.rawValue)) \(identity.kind.rawValue); \(what) is "
+                                 + allowed.map(\.rawValue).sorted().joined(separator: " or "), at: word)
+        }
+        return identity
+    }
+
+    private func lastNumber(_ kind: ElementKind) -> Int {
+        session.workspace.handles.order[kind]?.compactMap { session.workspace.handles.handle(for: $0) }
+            .compactMap { Int($0.dropFirst()) }.max() ?? 0
+    }
+
+    private func article(_ word: String) -> String {
+        ["a", "e", "i", "o", "u"].contains(word.first.map(String.init) ?? "") ? "an" : "a"
+    }
+
+    private func namedIdentity(_ text: String) -> Identity? {
+        var matches: [Identity] = []
+        for file in session.files {
+            for (key, name) in file.names where name == text {
+                switch key {
+                case .room(let scope): matches.append(Identity(file: file.id, scope: scope, kind: .room, key: ""))
+                case .section(let scope, let index): matches.append(Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)"))
+                }
+            }
+        }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// A section label that exactly one open section has.
+    private func labelledSection(_ text: String, at word: Argument) throws -> Identity? {
+        guard SectionLabel.isKnown(text) else { return nil }
+        var matches: [Identity] = []
+        for file in session.files {
+            for scope in file.document.roomScopes {
+                for (index, section) in (file.document.room(scope)?.sections ?? []).enumerated() where section.label == text {
+                    matches.append(Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)"))
+                }
+            }
+        }
+        if matches.count > 1 {
+            let handles = matches.compactMap { session.workspace.handles.handle(for: $0) }
+            throw CommandFailure("\(matches.count) sections are labelled \(text) (\(handles.joined(separator: ", "))); name one by its handle",
+                                 at: word)
+        }
+        return matches.first
+    }
+
+    // MARK: Numbers
+
+    /// A length in metres; `80cm`, `2.5m`, `3ft`, `10in`, `900mm` are converted.
+    func length(_ word: Argument, name: String) throws -> Double {
+        let units: [(String, Double)] = [("mm", 0.001), ("cm", 0.01), ("m", 1), ("ft", 0.3048), ("in", 0.0254)]
+        var text = word.text.lowercased()
+        var scale = 1.0
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            let number = text.dropLast(suffix.count)
+            if Double(number) != nil {
+                text = String(number)
+                scale = factor
+                break
+            }
+        }
+        return try finite(text, word: word, name: name, scale: scale, limit: Workspace.distanceLimit, unit: "m")
+    }
+
+    func degrees(_ word: Argument, name: String) throws -> Double {
+        var text = word.text.lowercased()
+        if text.hasSuffix("deg") { text.removeLast(3) } else if text.hasSuffix("°") { text.removeLast() }
+        return try finite(text, word: word, name: name, scale: 1, limit: 36_000, unit: "°")
+    }
+
+    private func finite(_ text: String, word: Argument, name: String, scale: Double, limit: Double, unit: String) throws -> Double {
+        // Swift's Double(_:) also reads "nan", "inf" and hex; a person means a decimal number.
+        let decimal = text.allSatisfy { $0.isNumber || "+-.eE".contains($0) } && text.contains(where: \.isNumber)
+        guard decimal, let value = Double(text), value.isFinite else {
+            throw CommandFailure("\(name) must be a number, not '\(word.text)'", at: word)
+        }
+        let result = value * scale
+        guard abs(result) <= limit else {
+            throw CommandFailure("\(name) \(word.text) is out of range (at most \(Int(limit)) \(unit))", at: word)
+        }
+        return result
+    }
+
+    func wholeNumber(_ word: Argument, name: String, range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(word.text) else {
+            throw CommandFailure("\(name) must be a whole number, not '\(word.text)'", at: word)
+        }
+        guard range.contains(value) else {
+            throw CommandFailure("\(name) \(value) is out of range (\(range.lowerBound) to \(range.upperBound))", at: word)
+        }
+        return value
+    }
+}
