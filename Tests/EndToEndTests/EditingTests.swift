@@ -1,0 +1,206 @@
+import Foundation
+import StructureModel
+import XCTest
+
+/// Editing through the built wb: each command, undo and history, and saving without risk.
+final class EditingTests: XCTestCase {
+    var folder: URL!
+    var path = ""
+    var original = Data()
+
+    override func setUpWithError() throws {
+        folder = try Harness.temporaryFolder(self)
+        // A generated structure: rooms with sections, doors, windows, chairs with tables.
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 6, stories: 2))
+        path = folder.appendingPathComponent("home.json").path
+        original = Data(RoomPlanCodec.encode(.structure(building.structure)))
+        try original.write(to: URL(fileURLWithPath: path))
+    }
+
+    private func document() throws -> RoomPlanDocument {
+        try RoomPlanCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    private func structure() throws -> CapturedStructure {
+        guard case .structure(let structure) = try document() else { throw XCTSkip("not a structure") }
+        return structure
+    }
+
+    func testEditsSaveAndReopen() throws {
+        let result = try Harness.run(["-q", path, "-c", "label r2 bathroom; story r3 4; elevate r3 0.5; move r1 1 -2; rotate r1 90; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let saved = try structure()
+        XCTAssertEqual(saved.rooms[1].sections[0].label, "bathroom")
+        XCTAssertEqual(saved.merged.sections[1].label, "bathroom", "the structure-level section follows its room")
+        XCTAssertEqual(saved.rooms[2].story, 4)
+        XCTAssertTrue(saved.rooms[2].walls.allSatisfy { $0.story == 4 })
+        XCTAssertTrue(saved.rooms[2].objects.allSatisfy { $0.story == 4 })
+        let before = try RoomPlanCodec.decode([UInt8](original))
+        guard case .structure(let old) = before else { return XCTFail() }
+        XCTAssertEqual(saved.rooms[2].walls[0].transform.translation.y, old.rooms[2].walls[0].transform.translation.y + 0.5, accuracy: 1e-5)
+        XCTAssertEqual(saved.rooms[0].walls[0].transform.yaw - old.rooms[0].walls[0].transform.yaw,
+                       .pi / 2, accuracy: 1e-5, "turned a quarter")
+    }
+
+    func testSetAndDeleteAndRestore() throws {
+        guard case .structure(let old) = try RoomPlanCodec.decode([UInt8](original)) else { return XCTFail() }
+        // Find a chair's handle: objects are numbered across rooms in order.
+        let objects = old.rooms.flatMap(\.objects)
+        let chairIndex = try XCTUnwrap(objects.firstIndex { $0.category == .chair })
+        let chair = "o\(chairIndex + 1)"
+        let result = try Harness.run(["-q", path, "-c", "set \(chair) ChairType stool; set \(chair) confidence low; "
+                                      + "set d1 open true; delete w1; delete \(chair); restore \(chair); save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let saved = try structure()
+        let savedChair = saved.rooms.flatMap(\.objects).first { $0.identifier == objects[chairIndex].identifier }!
+        XCTAssertEqual(savedChair.attribute("ChairType"), "stool")
+        XCTAssertEqual(savedChair.confidence, .low)
+        XCTAssertEqual(saved.rooms[0].doors[0].category, .door(isOpen: true))
+        XCTAssertEqual(saved.rooms[0].walls.count, old.rooms[0].walls.count - 1)
+        XCTAssertFalse(saved.rooms[0].walls.contains { $0.identifier == old.rooms[0].walls[0].identifier })
+        XCTAssertEqual(saved.rooms.flatMap(\.objects).map(\.identifier), objects.map(\.identifier), "restored in place")
+    }
+
+    func testUndoRedoHistoryAndTheRedoBranch() throws {
+        let result = try Harness.run(["-q", path, "-c", "move r1 1 0; label r1 bedroom; undo; history; redo; history; undo 2; "
+                                      + "story r2 1; redo"])
+        XCTAssertEqual(result.status, 1, "redo after a new edit has nothing to redo")
+        XCTAssertEqual(result.stdout, """
+               1  move r1 1 0
+               2  label r1 bedroom   (undone; redo brings it back)
+               1  move r1 1 0
+               2  label r1 bedroom
+
+            """)
+        XCTAssertTrue(result.stderr.contains("error: nothing to redo"), result.stderr)
+        let nothing = try Harness.run(["-q", path, "-c", "undo"])
+        XCTAssertEqual(nothing.status, 1)
+        XCTAssertTrue(nothing.stderr.hasPrefix("wb: -c:1:1: error: nothing to undo"), nothing.stderr)
+    }
+
+    func testUndoToTheStartAndSaveGivesTheOriginalBytes() throws {
+        let result = try Harness.run(["-q", path, "-c", "move r1 1.5 2; rotate r2 33; story r3 2; delete w4; set d2 open false; "
+                                      + "name r1 Hall; undo 6; save --force"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+    }
+
+    func testAScriptIsOneUndoStep() throws {
+        let script = folder.appendingPathComponent("fix.wb").path
+        try "move r1 1 0\nlabel r2 kitchen\nstory r3 1\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try Harness.run(["-q", path, "-f", script, "-c", "history; undo; history; diff"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "   1  -f \(script)\n   1  -f \(script)   (undone; redo brings it back)\n",
+                       "after undoing the script nothing differs from the disk")
+        let sourced = try Harness.run(["-q", path, "-c", "source \(script); undo; diff"])
+        XCTAssertEqual(sourced.stdout, "")
+        XCTAssertTrue(sourced.stderr.isEmpty, sourced.stderr)
+    }
+
+    func testNamesLiveInASidecarAndSurviveReopening() throws {
+        let result = try Harness.run(["-q", path, "-c", "name r2 \"Guest bedroom\"; name s1 Lounge; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "names never go into the RoomPlan file")
+        let sidecar = folder.appendingPathComponent("home.wb.json").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sidecar))
+        let reopened = try Harness.run(["-q", path, "-c", "label \"Guest bedroom\" diningRoom; move Lounge 1 0; diff"])
+        XCTAssertEqual(reopened.status, 0, reopened.stderr)
+        XCTAssertTrue(reopened.stdout.contains("home: s2: label"), reopened.stdout)
+        XCTAssertTrue(reopened.stdout.contains("home: w1: moved 1.000 m"), reopened.stdout)
+    }
+
+    func testDiffNamesWhatChanged() throws {
+        let result = try Harness.run(["-q", path, "-c", "set d1 confidence low; delete n1; diff"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("home: d1: confidence") && $0.hasSuffix("→ low") }, result.stdout)
+        XCTAssertTrue(lines.contains("home: n1: deleted"), result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("home: structure-level window") && $0.hasSuffix("deleted") }, result.stdout)
+    }
+
+    /// wb opens the file, then waits on its standard input; meanwhile another program
+    /// rewrites the file. wb's save must refuse, and save --force must overwrite.
+    private func runWhileFileChanges(_ commands: String) throws -> Harness.Result {
+        let process = Process()
+        process.executableURL = Harness.wb
+        process.arguments = ["-q", path]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        let other = BuildingGenerator.generate(BuildingSpec(seed: 99, rooms: 2))
+        try Data(RoomPlanCodec.encode(.room(other.captures[0].room))).write(to: URL(fileURLWithPath: path))
+        input.fileHandleForWriting.write(Data(commands.utf8))
+        try input.fileHandleForWriting.close()
+        let stderr = error.fileHandleForReading.readDataToEndOfFile()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Harness.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                              stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testSaveRefusesAFileChangedOnDisk() throws {
+        let refused = try runWhileFileChanges("move r1 1 0\nsave\n")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("error: \(path) changed on disk since it was opened (save --force to overwrite it anyway)"),
+                      refused.stderr)
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertNotEqual(theirs, original, "the other program's version is still there")
+
+        try original.write(to: URL(fileURLWithPath: path))
+        let forced = try runWhileFileChanges("move r1 1 0\nsave --force\n")
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        guard case .structure(let saved) = try document() else { return XCTFail("wb's structure replaced theirs") }
+        XCTAssertEqual(saved.rooms.count, 6)
+    }
+
+    func testAtomicSaveSurvivesACrashBeforeTheRename() throws {
+        let result = try Harness.run(["-q", path, "-c", "move r1 5 5; save"], environment: ["WB_TEST_CRASH_BEFORE_RENAME": "1"])
+        XCTAssertEqual(result.status, 70, "wb died in the middle of saving")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "the original is intact")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".home.json.wb-") }
+        XCTAssertEqual(leftovers.count, 1, "only a temporary file, never a half-written target")
+    }
+
+    func testSaveKeepsTheModeAndRefusesBadTargets() throws {
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        let result = try Harness.run(["-q", path, "-c", "move r1 1 0; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o640)
+
+        let missing = folder.appendingPathComponent("no/such/folder/out.json").path
+        let bad = try Harness.run(["-q", path, "-c", "move r1 1 0; save \(missing)"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("cannot save \(missing): the folder \(folder.path)/no/such/folder does not exist"), bad.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+    }
+
+    func testDryRunWritesNothing() throws {
+        let copy = folder.appendingPathComponent("copy.json").path
+        let result = try Harness.run(["--dry-run", path, "-c", "move r1 1 0; name r1 Hall; save; save \(copy)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("home.wb.json").path))
+        XCTAssertTrue(result.stderr.contains("would write \(path)"), result.stderr)
+    }
+
+    func testBadEditsAreLocatedAndChangeNothing() throws {
+        let result = try Harness.run(["-q", "-k", path, "-c", "story r1 1000000000; move r1 nan 0; move r1 1e9 0; label r1 garage; "
+                                      + "set o1 SofaType round; move r99 1 0; set w1 open true; restore w1; diff"])
+        XCTAssertEqual(result.status, 1)
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("wb: -c:") }.map(String.init)
+        XCTAssertEqual(errors.count, 8, result.stderr)
+        XCTAssertTrue(errors[0].contains("error: story 1000000000 is out of range"), errors[0])
+        XCTAssertTrue(errors[1].contains("error: DX must be a number, not 'nan'"), errors[1])
+        XCTAssertTrue(errors[2].contains("error: DX 1e9 is out of range"), errors[2])
+        XCTAssertTrue(errors[3].contains("error: 'garage' is not a RoomPlan section label"), errors[3])
+        XCTAssertTrue(errors[5].contains("error: there is no r99 (rooms: r1 to r6)"), errors[5])
+        XCTAssertTrue(errors[6].contains("error: only doors open"), errors[6])
+        XCTAssertTrue(errors[7].contains("error: it is not deleted"), errors[7])
+        XCTAssertEqual(result.stdout, "", "nothing changed, so diff prints nothing")
+    }
+}

@@ -1,0 +1,178 @@
+import XCTest
+@testable import StructureModel
+
+/// The laws of editing: an edit then its undo is the original; a move then the opposite
+/// move is the original within 1e-5; undo back to the start writes the original bytes.
+final class EditLawTests: XCTestCase {
+    private func workspace(rooms: Int = 4, structure: Bool = false) -> (Workspace, RoomPlanDocument) {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 17, rooms: rooms, stories: 1))
+        let document: RoomPlanDocument = structure ? .structure(building.structure) : .room(building.captures[0].room)
+        var workspace = Workspace()
+        workspace.add(path: "/tmp/x.json", document: document, stamp: nil, diagnostics: [])
+        return (workspace, document)
+    }
+
+    private func room(_ workspace: Workspace, _ index: Int = 0) -> Identity {
+        workspace.handles.order[.room]![index]
+    }
+
+    func testEveryEditThenUndoIsTheOriginal() throws {
+        let (start, original) = workspace(structure: true)
+        var workspace = start
+        let r = room(workspace, 1)
+        let object = workspace.handles.order[.object]!.first { $0.scope == r.scope }!
+        let section = workspace.handles.order[.section]!.first { $0.scope == r.scope }!
+        let door = workspace.handles.order[.door]!.first { $0.scope == r.scope }!
+        guard case .surface(let doorSurface)? = workspace.element(at: workspace.path(of: door)!),
+              case .door(let isOpen) = doorSurface.category else { return XCTFail("a door") }
+        let plans: [EditPlan] = [
+            try workspace.planMove(room: r, by: RigidMotion(yaw: 0.7, translation: SIMD3(1, 0.2, -3))),
+            try workspace.planStory(room: r, story: 2),
+            try workspace.planLabel(section: section, label: "unidentified"),
+            try workspace.planName(.room(r.scope), file: r.file, name: "Den"),
+            try workspace.planSet(object, field: "confidence", value: "low"),
+            try workspace.planSet(door, field: "open", value: isOpen ? "false" : "true"),
+            try workspace.planDelete(object),
+        ]
+        for plan in plans {
+            XCTAssertFalse(plan.changes.isEmpty)
+            let before = workspace.files[0]
+            var step = workspace.perform(plan.changes)
+            XCTAssertTrue(workspace.files[0].isModified)
+            workspace.revert(&step, forward: false)
+            XCTAssertEqual(workspace.files[0].document, before.document)
+            XCTAssertEqual(workspace.files[0].names, before.names)
+            XCTAssertFalse(workspace.files[0].isModified)
+            workspace.revert(&step, forward: true)
+            workspace.revert(&step, forward: false)
+            XCTAssertEqual(workspace.files[0].document, original)
+        }
+    }
+
+    func testMoveThenMoveBackIsTheOriginalWithin1e5() throws {
+        let (start, original) = workspace()
+        var workspace = start
+        let r = room(workspace)
+        let motion = RigidMotion(yaw: 1.234, translation: SIMD3(3.5, -0.25, 7.75))
+        _ = workspace.perform(try workspace.planMove(room: r, by: motion).changes)
+        XCTAssertNotEqual(workspace.files[0].document, original)
+        _ = workspace.perform(try workspace.planMove(room: r, by: motion.inverse).changes)
+        guard case .room(let back) = workspace.files[0].document, case .room(let first) = original else { return XCTFail() }
+        for (a, b) in zip(back.walls + back.doors + back.windows + back.floors, first.walls + first.doors + first.windows + first.floors) {
+            for i in 0..<16 { XCTAssertEqual(a.transform[i], b.transform[i], accuracy: 1e-5) }
+        }
+        for (a, b) in zip(back.objects, first.objects) {
+            for i in 0..<16 { XCTAssertEqual(a.transform[i], b.transform[i], accuracy: 1e-5) }
+        }
+        for (a, b) in zip(back.sections, first.sections) {
+            XCTAssertEqual(Double(a.center.x), Double(b.center.x), accuracy: 1e-5)
+            XCTAssertEqual(Double(a.center.z), Double(b.center.z), accuracy: 1e-5)
+        }
+    }
+
+    func testTenThousandQuarterTurnsDoNotDrift() throws {
+        let (start, original) = workspace()
+        var workspace = start
+        let r = room(workspace)
+        let pivot = workspace.centre(of: r)!
+        let quarter = RigidMotion(translation: pivot).composed(after: RigidMotion(yaw: .pi / 2)
+            .composed(after: RigidMotion(translation: -pivot)))
+        for _ in 0..<10_000 {
+            _ = workspace.perform(try workspace.planMove(room: r, by: quarter).changes)
+        }
+        guard case .room(let turned) = workspace.files[0].document, case .room(let first) = original else { return XCTFail() }
+        for surface in turned.walls + turned.doors + turned.objects.map({ Surface(category: .wall, identifier: $0.identifier, dimensions: $0.dimensions, transform: $0.transform) }) {
+            XCTAssertTrue(surface.transform.isRigid)
+            XCTAssertLessThan(surface.transform.rigidityError, 1e-6, "orthonormal after 10,000 quarter turns")
+        }
+        for (a, b) in zip(turned.walls, first.walls) {
+            for i in 0..<16 { XCTAssertEqual(a.transform[i], b.transform[i], accuracy: 1e-4, "2,500 full turns come back") }
+        }
+    }
+
+    func testUndoToTheStartWritesTheOriginalBytes() throws {
+        let (start, original) = workspace(structure: true)
+        var workspace = start
+        let bytes = RoomPlanCodec.encode(original)
+        var steps: [Step] = []
+        let r = room(workspace, 2)
+        steps.append(workspace.perform(try workspace.planMove(room: r, by: RigidMotion(yaw: 0.3, translation: SIMD3(0.1, 0, 0.2))).changes))
+        steps.append(workspace.perform(try workspace.planStory(room: r, story: 3).changes))
+        let wall = workspace.handles.order[.wall]!.first { $0.scope == r.scope }!
+        steps.append(workspace.perform(try workspace.planDelete(wall).changes))
+        XCTAssertNotEqual(RoomPlanCodec.encode(workspace.files[0].document), bytes)
+        for index in steps.indices.reversed() { workspace.revert(&steps[index], forward: false) }
+        XCTAssertEqual(RoomPlanCodec.encode(workspace.files[0].document), bytes)
+    }
+
+    func testStructureEditsKeepTheStructureLevelTwinsInStep() throws {
+        let (start, _) = workspace(rooms: 4, structure: true)
+        var workspace = start
+        let r = room(workspace, 0)
+        let object = workspace.handles.order[.object]!.first { $0.scope == r.scope }!
+        let twin = try XCTUnwrap(workspace.twin(of: object), "objects have structure-level twins")
+        _ = workspace.perform(try workspace.planMove(room: r, by: RigidMotion(translation: SIMD3(2, 0, 0))).changes)
+        _ = workspace.perform(try workspace.planSet(object, field: "confidence", value: "low").changes)
+        guard case .object(let moved)? = workspace.element(at: workspace.path(of: object)!),
+              case .object(let movedTwin)? = workspace.element(at: workspace.path(of: twin)!) else { return XCTFail() }
+        XCTAssertEqual(moved, movedTwin, "the room's object and its structure-level copy changed together")
+        let section = workspace.handles.order[.section]!.first { $0.scope == r.scope }!
+        _ = workspace.perform(try workspace.planLabel(section: section, label: "diningRoom").changes)
+        guard case .structure(let structure) = workspace.files[0].document else { return XCTFail() }
+        XCTAssertEqual(structure.merged.sections.filter { $0.label == "diningRoom" }.count,
+                       structure.rooms.flatMap(\.sections).filter { $0.label == "diningRoom" }.count)
+        let plan = try workspace.planMove(room: r, by: RigidMotion(translation: SIMD3(1, 0, 0)))
+        XCTAssertTrue(plan.notes.contains { $0.contains("shared with other rooms") }, "shared walls are reported, not moved")
+        _ = workspace.perform(try workspace.planDelete(object).changes)
+        XCTAssertNil(workspace.path(of: twin), "deleting a room's object deletes its structure-level twin")
+        _ = workspace.perform(try workspace.planRestore(object).changes)
+        XCTAssertNotNil(workspace.path(of: twin))
+    }
+
+    func testRestorePutsElementsBackInTheirPlaces() throws {
+        let (start, original) = workspace()
+        var workspace = start
+        let walls = workspace.handles.order[.wall]!
+        _ = workspace.perform(try workspace.planDelete(walls[0]).changes)
+        _ = workspace.perform(try workspace.planDelete(walls[2]).changes)
+        _ = workspace.perform(try workspace.planDelete(walls[1]).changes)
+        _ = workspace.perform(try workspace.planRestore(walls[2]).changes)
+        _ = workspace.perform(try workspace.planRestore(walls[0]).changes)
+        _ = workspace.perform(try workspace.planRestore(walls[1]).changes)
+        XCTAssertEqual(workspace.files[0].document, original, "restored in the original order, whatever the order of restores")
+    }
+
+    func testBadEditsAreRefusedAndChangeNothing() throws {
+        let (workspace, _) = workspace()
+        let r = room(workspace)
+        let chair = workspace.handles.order[.object]!.first {
+            if case .object(let o)? = workspace.element(at: workspace.path(of: $0)!) { return o.category == .chair }
+            return false
+        }
+        XCTAssertThrowsError(try workspace.planStory(room: r, story: 1_000_000_000))
+        XCTAssertThrowsError(try workspace.planLabel(section: workspace.handles.order[.section]![0], label: "garage"))
+        if let chair {
+            XCTAssertThrowsError(try workspace.planSet(chair, field: "ChairType", value: "throne"))
+            XCTAssertThrowsError(try workspace.planSet(chair, field: "SofaType", value: "rectangular"))
+        }
+        XCTAssertThrowsError(try workspace.planSet(workspace.handles.order[.wall]![0], field: "open", value: "true"))
+        XCTAssertThrowsError(try workspace.planRestore(workspace.handles.order[.wall]![0]), "not deleted")
+        XCTAssertThrowsError(try workspace.planDelete(r), "rooms are not deleted")
+    }
+
+    func testCategoryChangeKeepsAttributesValid() throws {
+        let (start, _) = workspace(rooms: 6, structure: true)
+        var workspace = start
+        let chair = try XCTUnwrap(workspace.handles.order[.object]!.first {
+            if case .object(let o)? = workspace.element(at: workspace.path(of: $0)!) { return o.category == .chair }
+            return false
+        })
+        let plan = try workspace.planSet(chair, field: "category", value: "table")
+        _ = workspace.perform(plan.changes)
+        guard case .object(let table)? = workspace.element(at: workspace.path(of: chair)!) else { return XCTFail() }
+        XCTAssertEqual(table.category, .table)
+        XCTAssertEqual(Set(table.attributes!.keys), ["TableShapeType", "TableType"])
+        XCTAssertEqual(table.attribute("TableType"), "unidentified")
+        XCTAssertTrue(plan.notes.contains { $0.contains("dropped") && $0.contains("ChairType") })
+    }
+}
