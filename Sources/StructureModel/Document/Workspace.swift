@@ -275,13 +275,15 @@ extension RoomPlanDocument {
 /// One primitive change. Each case holds the value to swap in; applying a change swaps
 /// it with the value in the document, so the applied change is its own inverse.
 public enum Change: Sendable {
-    case element(ElementPath, Element)
+    // Boxed: a whole surface or object is several times larger than the transform most
+    // changes carry, and an enum is as large as its largest case.
+    indirect case element(ElementPath, Element)
     case transform(ElementPath, Transform)
     case center(ElementPath, SIMD3<Float>)
     /// A room's story (kind `.room`) or an element's.
     case story(ElementPath, Int?)
-    case remove(ElementPath, Identity)
-    case insert(ElementPath, Identity)
+    indirect case remove(ElementPath, Identity)
+    indirect case insert(ElementPath, Identity)
     case name(file: Int, NameKey, String?)
 
     public var file: Int {
