@@ -6,6 +6,8 @@ public enum ArgumentKind: Sendable, Hashable {
     case field
     /// A value of the field named by the argument before.
     case fieldValue
+    /// `KIND where EXPR` and the expression's words.
+    case expression
     case path
     case openFile
     case command
@@ -52,6 +54,14 @@ public struct OptionSpec: Sendable, Hashable {
 public struct Argument: Sendable, Hashable {
     public var text: String
     public var location: ScriptLocation
+    /// Whether it was written in quotes (a where-expression treats it as one value).
+    public var quoted = false
+
+    public init(text: String, location: ScriptLocation, quoted: Bool = false) {
+        self.text = text
+        self.location = location
+        self.quoted = quoted
+    }
 }
 
 /// A command failed; `at` says which word to point at (the command name when nil).

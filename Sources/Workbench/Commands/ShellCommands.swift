@@ -3,7 +3,7 @@ import StructureModel
 
 extension Shell {
     static func standardCommands() -> [CommandSpec] {
-        (fileCommands() + shellCommands() + editCommands() + historyCommands()).sorted { $0.name < $1.name }
+        (fileCommands() + shellCommands() + editCommands() + historyCommands() + queryCommands() + reportCommands()).sorted { $0.name < $1.name }
     }
 
     /// Runs a script file inside the session. Nested sources report their own line

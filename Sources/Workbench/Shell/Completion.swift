@@ -87,6 +87,7 @@ extension Shell {
         case .variableName: return variables.keys.sorted().filter { $0.hasPrefix(prefix) }
         case .choice(let values): return values.filter { $0.hasPrefix(prefix) }
         case .text, .number: return []
+        case .expression: return expressionCandidates(prefix: prefix, words: words)
         case .reference(let kinds):
             let table = session.workspace.handles
             let handles = kinds.flatMap { table.order[$0] ?? [] }.compactMap { table.handle(for: $0) }
@@ -104,6 +105,32 @@ extension Shell {
         guard let word, let identity = session.workspace.handles.identity(for: word),
               let path = session.workspace.path(of: identity) else { return nil }
         return session.workspace.element(at: path)
+    }
+
+    /// In `ls objects where ...`: kinds, `where`, field names, categories, attribute values.
+    func expressionCandidates(prefix: String, words: [String]) -> [String] {
+        let kinds = ElementKind.allCases.map(\.plural)
+        guard let whereIndex = words.firstIndex(of: "where") else {
+            let hasKind = words.contains { kinds.contains($0) }
+            return (hasKind ? ["where"] : kinds + ["where"]).filter { $0.hasPrefix(prefix) }
+        }
+        let expression = Array(words[(whereIndex + 1)...])
+        let fields = Row.fieldNames + Query.attributeNames
+        // After "FIELD OP", complete values; otherwise fields and keywords.
+        if expression.count >= 2, ["=", "!=", "<", "<=", ">", ">=", "~"].contains(expression[expression.count - 1]) {
+            let field = expression[expression.count - 2]
+            var values: [String] = []
+            switch field {
+            case "category": values = ObjectCategory.known.map(\.name) + ["wall", "door", "window", "opening", "floor"]
+            case "confidence": values = ["low", "medium", "high"]
+            case "open": values = ["true", "false"]
+            case "label": values = SectionLabel.known
+            default:
+                values = ObjectCategory.known.flatMap(\.attributeSchema).first { $0.name == field }?.values ?? []
+            }
+            return values.filter { $0.hasPrefix(prefix) }
+        }
+        return (fields + ["and", "or", "not"]).filter { $0.hasPrefix(prefix) }
     }
 
     func fieldNames(for word: String?) -> [String] {

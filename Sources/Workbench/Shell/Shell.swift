@@ -138,7 +138,7 @@ public final class Shell {
                 text += value
             }
         }
-        return Argument(text: text, location: word.location)
+        return Argument(text: text, location: word.location, quoted: word.quoted)
     }
 
     func unknownCommandMessage(_ name: String) -> String {
@@ -237,25 +237,3 @@ func nearest(_ name: String, among candidates: [String]) -> String? {
     nearestAll(name, among: candidates).first
 }
 
-/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
-/// neighbouring characters ("lable" is one edit from "label").
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                current[j] = min(current[j], beforePrevious[j - 2] + 1)
-            }
-        }
-        (beforePrevious, previous, current) = (previous, current, beforePrevious)
-    }
-    return previous[b.count]
-}

@@ -1,0 +1,348 @@
+/// A word of a where-expression as the shell split it, with whether it was quoted
+/// (a quoted word is one value, whatever it holds).
+public struct QueryWord: Sendable {
+    public var text: String
+    public var quoted: Bool
+
+    public init(_ text: String, quoted: Bool = false) {
+        self.text = text
+        self.quoted = quoted
+    }
+}
+
+/// A mistake in an expression: which word, and where in it (0-based characters).
+public struct QueryError: Error, Sendable, Equatable {
+    public var message: String
+    public var word: Int
+    public var offset: Int
+}
+
+/// A compiled where-expression: `category = chair and confidence < high`,
+/// `width > 80cm or (ChairType = swivel and not open = true)`.
+///
+/// Fields are a row's (`category`, `confidence`, `story`, `room`, `label`, `name`, `width`,
+/// `height`, `depth`, `area`, `open`, `parent`, ...) and every attribute by its name.
+/// Comparisons: `= != < <= > >=`, and `~` for "contains". Text compares without regard to
+/// case; `=` with `*` or `?` is a glob. Lengths take units (`2m`, `80cm`, `3ft`, `10in`),
+/// confidence compares in order (low < medium < high). A row without the field never matches.
+public struct Query: Sendable {
+    let predicate: @Sendable (Row) -> Bool
+
+    public func matches(_ row: Row) -> Bool { predicate(row) }
+
+    public static func compile(_ words: [QueryWord]) throws(QueryError) -> Query {
+        var parser = QueryParser(tokens: try QueryParser.tokenize(words))
+        let predicate = try parser.parseOr()
+        if let extra = parser.peek() {
+            throw QueryError(message: extra.kind == .rightParen ? "a ')' without its '('" : "expected 'and' or 'or', found '\(extra.text)'",
+                             word: extra.word, offset: extra.offset)
+        }
+        return Query(predicate: predicate)
+    }
+
+    public static var attributeNames: [String] {
+        Array(Set(ObjectCategory.known.flatMap { $0.attributeSchema.map(\.name) })).sorted()
+    }
+}
+
+struct QueryToken {
+    enum Kind: Equatable { case word, quoted, op, leftParen, rightParen }
+    var kind: Kind
+    var text: String
+    var word: Int
+    var offset: Int
+}
+
+struct QueryParser {
+    var tokens: [QueryToken]
+    var position = 0
+
+    static let operators = ["<=", ">=", "!=", "=", "<", ">", "~", "=="]
+
+    static func tokenize(_ words: [QueryWord]) throws(QueryError) -> [QueryToken] {
+        var tokens: [QueryToken] = []
+        for (index, word) in words.enumerated() {
+            if word.quoted {
+                tokens.append(QueryToken(kind: .quoted, text: word.text, word: index, offset: 0))
+                continue
+            }
+            let chars = Array(word.text)
+            var i = 0
+            var current = ""
+            var start = 0
+            func flush() {
+                if !current.isEmpty { tokens.append(QueryToken(kind: .word, text: current, word: index, offset: start)) }
+                current = ""
+            }
+            while i < chars.count {
+                let c = chars[i]
+                if c == "(" || c == ")" {
+                    flush()
+                    tokens.append(QueryToken(kind: c == "(" ? .leftParen : .rightParen, text: String(c), word: index, offset: i))
+                    i += 1
+                    start = i
+                } else if "=!<>~".contains(c) {
+                    flush()
+                    var op = String(c)
+                    if i + 1 < chars.count, chars[i + 1] == "=" { op.append("=") }
+                    guard operators.contains(op) else {
+                        throw QueryError(message: "'\(op)' is not an operator (use = != < <= > >= or ~)", word: index, offset: i)
+                    }
+                    tokens.append(QueryToken(kind: .op, text: op == "==" ? "=" : op, word: index, offset: i))
+                    i += op.count
+                    start = i
+                } else {
+                    if current.isEmpty { start = i }
+                    current.append(c)
+                    i += 1
+                }
+            }
+            flush()
+        }
+        return tokens
+    }
+
+    func peek() -> QueryToken? { position < tokens.count ? tokens[position] : nil }
+
+    mutating func next() -> QueryToken? {
+        defer { position += 1 }
+        return peek()
+    }
+
+    private func endError(_ message: String) -> QueryError {
+        let last = tokens.last
+        return QueryError(message: message, word: last?.word ?? 0, offset: (last?.offset ?? 0) + (last?.text.count ?? 0))
+    }
+
+    private func isKeyword(_ token: QueryToken?, _ word: String) -> Bool {
+        token?.kind == .word && token?.text.lowercased() == word
+    }
+
+    mutating func parseOr() throws(QueryError) -> @Sendable (Row) -> Bool {
+        var left = try parseAnd()
+        while isKeyword(peek(), "or") {
+            position += 1
+            let right = try parseAnd()
+            let l = left
+            left = { l($0) || right($0) }
+        }
+        return left
+    }
+
+    mutating func parseAnd() throws(QueryError) -> @Sendable (Row) -> Bool {
+        var left = try parseNot()
+        while isKeyword(peek(), "and") {
+            position += 1
+            let right = try parseNot()
+            let l = left
+            left = { l($0) && right($0) }
+        }
+        return left
+    }
+
+    mutating func parseNot() throws(QueryError) -> @Sendable (Row) -> Bool {
+        if isKeyword(peek(), "not") {
+            position += 1
+            let inner = try parseNot()
+            return { !inner($0) }
+        }
+        return try parsePrimary()
+    }
+
+    mutating func parsePrimary() throws(QueryError) -> @Sendable (Row) -> Bool {
+        guard let token = next() else { throw endError("the expression ends where a comparison should be, like category = chair") }
+        if token.kind == .leftParen {
+            let inner = try parseOr()
+            guard let close = next(), close.kind == .rightParen else {
+                throw QueryError(message: "a '(' that is never closed", word: token.word, offset: token.offset)
+            }
+            _ = close
+            return inner
+        }
+        guard token.kind == .word else {
+            throw QueryError(message: "expected a field name, found '\(token.text)'", word: token.word, offset: token.offset)
+        }
+        guard let op = next() else { throw endError("'\(token.text)' needs an operator and a value, like \(token.text) = ...") }
+        guard op.kind == .op else {
+            throw QueryError(message: "expected an operator (= != < <= > >= ~) after \(token.text), found '\(op.text)'",
+                             word: op.word, offset: op.offset)
+        }
+        guard let value = next(), value.kind == .word || value.kind == .quoted else {
+            throw endError("\(token.text) \(op.text) needs a value")
+        }
+        return try comparison(field: token, op: op, value: value)
+    }
+
+    private enum FieldType { case length, area, number, confidence, text, flag, reference, category }
+
+    private func fieldType(_ field: QueryToken) throws(QueryError) -> (String, FieldType) {
+        let name = field.text
+        switch name {
+        case "width", "height", "depth": return (name, .length)
+        case "area": return (name, .area)
+        case "story": return (name, .number)
+        case "confidence": return (name, .confidence)
+        case "open": return (name, .flag)
+        case "room", "section", "parent", "handle": return (name, .reference)
+        case "category": return (name, .category)
+        case "label", "name", "kind", "identifier": return (name, .text)
+        default:
+            if let attribute = Query.attributeNames.first(where: { $0.lowercased() == name.lowercased() }) {
+                return (attribute, .text)
+            }
+            let known = Row.fieldNames + Query.attributeNames
+            let scored = known.map { ($0, editDistance($0.lowercased(), name.lowercased())) }.min { $0.1 < $1.1 }
+            let hint = scored.flatMap { $0.1 <= max(2, name.count / 3) ? " (did you mean \($0.0)?)" : nil } ?? ""
+            throw QueryError(message: "unknown field '\(name)'\(hint)", word: field.word, offset: field.offset)
+        }
+    }
+
+    private func comparison(field: QueryToken, op: QueryToken, value: QueryToken) throws(QueryError) -> @Sendable (Row) -> Bool {
+        let (name, type) = try fieldType(field)
+        let o = op.text
+        @Sendable func ordered(_ a: Double, _ b: Double) -> Bool {
+            switch o {
+            case "=": return abs(a - b) < 1e-9
+            case "!=": return abs(a - b) >= 1e-9
+            case "<": return a < b
+            case "<=": return a <= b
+            case ">": return a > b
+            default: return a >= b
+            }
+        }
+        func bad(_ message: String) -> QueryError { QueryError(message: message, word: value.word, offset: value.offset) }
+        switch type {
+        case .length, .area, .number:
+            guard o != "~" else { throw QueryError(message: "~ (contains) is for text; \(name) is a number", word: op.word, offset: op.offset) }
+            let target: Double
+            switch type {
+            case .length:
+                guard let metres = Self.length(value.text) else {
+                    throw bad("\(name) is a length; '\(value.text)' is not one (like 2m, 80cm or 3ft)")
+                }
+                target = metres
+            case .area:
+                var text = value.text.lowercased()
+                for suffix in ["m²", "m2", "sqm"] where text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+                guard let number = Self.decimal(text) else { throw bad("\(name) is an area in m²; '\(value.text)' is not a number") }
+                target = number
+            default:
+                guard let number = Self.decimal(value.text) else { throw bad("\(name) is a number; '\(value.text)' is not one") }
+                target = number
+            }
+            return { row in
+                switch row.value(name) {
+                case .length(let v)?, .area(let v)?, .number(let v)?: return ordered(v, target)
+                default: return false
+                }
+            }
+        case .confidence:
+            guard let level = Confidence(name: value.text.lowercased()) else {
+                throw bad("confidence is low, medium or high, not '\(value.text)'")
+            }
+            guard o != "~" else { throw QueryError(message: "~ (contains) is for text; confidence is ordered", word: op.word, offset: op.offset) }
+            let rank = Double(level.rank)
+            return { row in
+                guard case .confidence(let r, _)? = row.value("confidence") else { return false }
+                return ordered(Double(r), rank)
+            }
+        case .flag:
+            guard o == "=" || o == "!=" else { throw QueryError(message: "open is true or false: use = or !=", word: op.word, offset: op.offset) }
+            guard let flag = ["true": true, "false": false, "yes": true, "no": false][value.text.lowercased()] else {
+                throw bad("open is true or false, not '\(value.text)'")
+            }
+            return { row in
+                guard case .flag(let v)? = row.value("open") else { return false }
+                return o == "=" ? v == flag : v != flag
+            }
+        case .text, .category, .reference:
+            if ["<", "<=", ">", ">="].contains(o) {
+                throw QueryError(message: "\(name) is text: compare it with =, != or ~ (contains), not \(o)", word: op.word, offset: op.offset)
+            }
+            let wanted = value.text
+            let isGlob = o != "~" && (wanted.contains("*") || wanted.contains("?"))
+            if type == .category && !isGlob && o != "~" {
+                let categories = ObjectCategory.known.map(\.name) + ["wall", "door", "window", "opening", "floor", "room", "section"]
+                if !categories.contains(wanted) {
+                    let near = categories.min { editDistance($0, wanted) < editDistance($1, wanted) }
+                    throw bad("no category is called '\(wanted)'" + (near.map { " (did you mean \($0)?)" } ?? ""))
+                }
+            }
+            let lowered = wanted.lowercased()
+            let glob = Array(lowered)
+            return { row in
+                guard let v = row.value(name) else { return false }
+                let text = v.display.lowercased()
+                let match: Bool
+                if o == "~" {
+                    match = text.contains(lowered)
+                } else if isGlob {
+                    match = Self.globMatch(glob, Array(text))
+                } else {
+                    match = text == lowered
+                }
+                return o == "!=" ? !match : match
+            }
+        }
+    }
+
+    static func decimal(_ text: String) -> Double? {
+        guard text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }), text.contains(where: \.isNumber),
+              let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    static func length(_ text: String) -> Double? {
+        let lowered = text.lowercased()
+        for (suffix, factor) in [("mm", 0.001), ("cm", 0.01), ("ft", 0.3048), ("in", 0.0254), ("m", 1.0)]
+        where lowered.hasSuffix(suffix) {
+            if let number = decimal(String(lowered.dropLast(suffix.count))) { return number * factor }
+        }
+        return decimal(lowered)
+    }
+
+    static func globMatch(_ pattern: [Character], _ text: [Character]) -> Bool {
+        var p = 0, t = 0, star = -1, mark = 0
+        while t < text.count {
+            if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
+                p += 1
+                t += 1
+            } else if p < pattern.count && pattern[p] == "*" {
+                star = p
+                mark = t
+                p += 1
+            } else if star >= 0 {
+                p = star + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count && pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}
+
+/// Optimal string alignment distance (insertions, deletions, substitutions and swaps of
+/// neighbours: "lable" is one edit from "label"), for suggestions.
+public func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
+        }
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,186 @@
+/// A value a query can compare.
+public enum FieldValue: Sendable, Hashable {
+    /// Metres.
+    case length(Double)
+    /// Square metres.
+    case area(Double)
+    case number(Double)
+    case text(String)
+    case confidence(Int, String)
+    case flag(Bool)
+    /// A handle, like a parent's or a room's.
+    case reference(String)
+
+    public var display: String {
+        switch self {
+        case .length(let v): return formatted(v, digits: 3)
+        case .area(let v): return formatted(v, digits: 2)
+        case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : formatted(v, digits: 3)
+        case .text(let s), .reference(let s): return s
+        case .confidence(_, let name): return name
+        case .flag(let b): return b ? "true" : "false"
+        }
+    }
+}
+
+/// One thing open in the workspace, as listings and queries see it.
+public struct Row: Sendable {
+    public var identity: Identity
+    public var handle: String
+    public var kind: ElementKind
+    public var identifier: String?
+    public var roomHandle: String?
+    /// The section the element is in: its room's only section, or for a capture with
+    /// several sections the nearest one (then `sectionInferred`).
+    public var sectionHandle: String?
+    public var sectionInferred = false
+    public var story: Int?
+    public var category: String?
+    public var confidence: Confidence?
+    public var dimensions: SIMD3<Float>?
+    public var attributes: JSONObject?
+    public var label: String?
+    public var name: String?
+    public var parentHandle: String?
+    public var parentIdentifier: String?
+    public var isOpen: Bool?
+    public var area: Double?
+    public var centre: SIMD3<Double>?
+
+    /// The value of a field by its query name; attributes by their own names.
+    public func value(_ field: String) -> FieldValue? {
+        switch field {
+        case "kind": return .text(kind.rawValue)
+        case "handle": return .reference(handle)
+        case "identifier": return identifier.map { .text($0) }
+        case "category": return category.map { .text($0) }
+        case "confidence": return confidence.map { .confidence($0.rank, $0.name) }
+        case "story": return story.map { .number(Double($0)) }
+        case "room": return roomHandle.map { .reference($0) }
+        case "section": return sectionHandle.map { .reference($0) }
+        case "label": return label.map { .text($0) }
+        case "name": return name.map { .text($0) }
+        case "width": return dimensions.map { .length(Double($0.x)) }
+        case "height": return dimensions.map { .length(Double($0.y)) }
+        case "depth": return dimensions.map { .length(Double($0.z)) }
+        case "area": return area.map { .area($0) }
+        case "open": return isOpen.map { .flag($0) }
+        case "parent": return parentHandle.map { .reference($0) } ?? parentIdentifier.map { .text($0) }
+        default:
+            guard case .string(let text)? = attributes?[field] else { return nil }
+            return .text(text)
+        }
+    }
+
+    public static let fieldNames = ["kind", "handle", "identifier", "category", "confidence", "story", "room", "section",
+                                    "label", "name", "width", "height", "depth", "area", "open", "parent"]
+}
+
+extension Workspace {
+    /// The rows of one kind, in handle order. Deleted elements are not listed.
+    public func rows(_ kind: ElementKind) -> [Row] {
+        var result: [Row] = []
+        var fileCache: [Int: WorkspaceFile] = [:]
+        for identity in handles.order[kind] ?? [] {
+            if fileCache[identity.file] == nil { fileCache[identity.file] = file(id: identity.file) }
+            guard let file = fileCache[identity.file], let room = file.document.room(identity.scope) else { continue }
+            if let row = makeRow(identity, file: file, room: room) { result.append(row) }
+        }
+        return result
+    }
+
+    public func row(for identity: Identity) -> Row? {
+        guard let file = file(id: identity.file), let room = file.document.room(identity.scope) else { return nil }
+        return makeRow(identity, file: file, room: room)
+    }
+
+    private func makeRow(_ identity: Identity, file: WorkspaceFile, room: CapturedRoom) -> Row? {
+        let roomIdentity = Identity(file: identity.file, scope: identity.scope, kind: .room, key: "")
+        var row = Row(identity: identity, handle: handles.handle(for: identity) ?? "?", kind: identity.kind,
+                      identifier: nil, roomHandle: handles.handle(for: roomIdentity))
+        func sectionHandle(_ index: Int) -> String? {
+            handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\(index)"))
+        }
+        func placeInSection(_ centre: SIMD3<Double>) {
+            guard !room.sections.isEmpty else { return }
+            var best = 0
+            var bestDistance = Double.infinity
+            for (index, section) in room.sections.enumerated() {
+                let dx = Double(section.center.x) - centre.x, dz = Double(section.center.z) - centre.z
+                let distance = dx * dx + dz * dz
+                if distance < bestDistance { bestDistance = distance; best = index }
+            }
+            row.sectionHandle = sectionHandle(best)
+            row.sectionInferred = room.sections.count > 1
+            row.label = room.sections[best].label
+            row.name = file.names[.section(identity.scope, best)] ?? file.names[.room(identity.scope)]
+        }
+        switch identity.kind {
+        case .room:
+            row.story = room.story ?? room.sections.first?.story
+            row.label = room.sections.map(\.label).joined(separator: ",")
+            row.name = file.names[.room(identity.scope)]
+            let m = room.measurements
+            row.area = m.floorArea
+            row.category = "room"
+        case .section:
+            guard let index = Int(identity.key.dropFirst()), index < room.sections.count else { return nil }
+            let section = room.sections[index]
+            row.story = section.story
+            row.label = section.label
+            row.name = file.names[.section(identity.scope, index)]
+            row.centre = SIMD3<Double>(section.center)
+            row.category = "section"
+            row.sectionHandle = row.handle
+        case .object:
+            guard let index = room.index(of: .object, identifier: identity.key) else { return nil }
+            let object = room.objects[index]
+            row.identifier = object.identifier
+            row.story = object.story
+            row.category = object.category.name
+            row.confidence = object.confidence
+            row.dimensions = object.dimensions
+            row.attributes = object.attributes ?? JSONObject()
+            row.parentIdentifier = object.parentIdentifier
+            row.area = Double(object.dimensions.x) * Double(object.dimensions.z)
+            row.centre = object.transform.translation
+            placeInSection(object.transform.translation)
+        default:
+            guard let index = room.index(of: identity.kind, identifier: identity.key) else { return nil }
+            let surface = room.surfaces(identity.kind.surfaceArray!)[index]
+            row.identifier = surface.identifier
+            row.story = surface.story
+            row.category = surface.category.name
+            row.confidence = surface.confidence
+            row.dimensions = surface.dimensions
+            row.parentIdentifier = surface.parentIdentifier
+            if case .door(let open) = surface.category { row.isOpen = open }
+            row.area = identity.kind == .floor ? polygonArea(surface.planPolygon) : surface.faceArea
+            row.centre = surface.transform.translation
+            placeInSection(surface.transform.translation)
+        }
+        if let parent = row.parentIdentifier {
+            for kind in [ElementKind.wall, .object, .door, .window, .opening, .floor]
+            where room.index(of: kind, identifier: parent) != nil {
+                row.parentHandle = handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: kind, key: parent))
+                break
+            }
+        }
+        return row
+    }
+
+    /// What points at an element as its parent: a wall's doors and windows, a table's chairs.
+    public func children(of identity: Identity) -> [Identity] {
+        guard let room = file(id: identity.file)?.document.room(identity.scope), !identity.key.isEmpty else { return [] }
+        var result: [Identity] = []
+        for kind in [ElementKind.door, .window, .opening, .wall, .floor] {
+            for surface in room.surfaces(kind.surfaceArray!) where surface.parentIdentifier == identity.key {
+                result.append(Identity(file: identity.file, scope: identity.scope, kind: kind, key: surface.identifier))
+            }
+        }
+        for object in room.objects where object.parentIdentifier == identity.key {
+            result.append(Identity(file: identity.file, scope: identity.scope, kind: .object, key: object.identifier))
+        }
+        return result
+    }
+}

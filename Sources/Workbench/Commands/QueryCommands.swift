@@ -1,0 +1,315 @@
+import Foundation
+import StructureModel
+
+/// Aligned columns for people: text left, numbers right.
+func renderTable(_ headers: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
+    var widths = headers.map(\.count)
+    for row in rows {
+        for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
+    }
+    func line(_ cells: [String]) -> String {
+        cells.enumerated().map { index, cell in
+            let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
+            return numeric.contains(index) ? pad + cell : cell + pad
+        }.joined(separator: "  ").trimmingTrailingBlanks()
+    }
+    return ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
+}
+
+extension Shell {
+    static let listableKinds: [String: ElementKind] = {
+        var kinds: [String: ElementKind] = [:]
+        for kind in ElementKind.allCases {
+            kinds[kind.plural] = kind
+            kinds[kind.rawValue] = kind
+        }
+        return kinds
+    }()
+
+    /// `[KIND] [where EXPR]` from the words after a command.
+    func listing(_ words: [Argument], defaultKind: ElementKind?, requireWhere: Bool, command: String,
+                 at name: Argument) throws -> (ElementKind, Query?, [Row]) {
+        var rest = words[...]
+        var kind = defaultKind
+        if let first = rest.first, first.text != "where" {
+            guard let named = Self.listableKinds[first.text] else {
+                let plurals = ElementKind.allCases.map(\.plural)
+                let hint = nearest(first.text, among: plurals).map { " (did you mean \($0)?)" } ?? ""
+                throw CommandFailure("'\(first.text)' is not a kind of thing\(hint); one of \(plurals.joined(separator: ", "))", at: first)
+            }
+            kind = named
+            rest = rest.dropFirst()
+        }
+        guard let kind else { throw CommandFailure("\(command) needs a KIND, like objects", at: name) }
+        var query: Query?
+        if let whereWord = rest.first {
+            guard whereWord.text == "where" else {
+                throw CommandFailure("expected 'where' and an expression, found '\(whereWord.text)'", at: whereWord)
+            }
+            let expression = Array(rest.dropFirst())
+            guard !expression.isEmpty else {
+                throw CommandFailure("'where' needs an expression, like category = chair", at: whereWord)
+            }
+            do {
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) })
+            } catch {
+                let word = expression[min(error.word, expression.count - 1)]
+                var location = word.location
+                location.column += error.offset + (word.quoted ? 1 : 0)
+                throw CommandFailure(error.message, at: Argument(text: word.text, location: location))
+            }
+        } else if requireWhere {
+            throw CommandFailure("\(command) needs 'where EXPR' (or use ls)", at: name)
+        }
+        var rows = session.workspace.rows(kind)
+        if let query { rows = rows.filter(query.matches) }
+        return (kind, query, rows)
+    }
+
+    func dimensionsText(_ d: SIMD3<Float>?) -> String {
+        guard let d else { return "" }
+        return "\(formatted(Double(d.x), digits: 2))×\(formatted(Double(d.y), digits: 2))×\(formatted(Double(d.z), digits: 2))"
+    }
+
+    func attributesText(_ attributes: JSONObject?) -> String {
+        (attributes?.members ?? []).map { member in
+            if case .string(let value) = member.value { return "\(member.key)=\(value)" }
+            return "\(member.key)=…"
+        }.joined(separator: " ")
+    }
+
+    func table(_ kind: ElementKind, _ rows: [Row]) -> String {
+        let inferred = rows.contains { $0.sectionInferred }
+        func section(_ row: Row) -> String { (row.sectionHandle ?? "") + (row.sectionInferred ? "*" : "") }
+        var text: String
+        switch kind {
+        case .room:
+            let data = rows.map { row -> [String] in
+                let file = session.workspace.file(id: row.identity.file)
+                let room = file?.document.room(row.identity.scope)
+                return [row.handle, file?.name ?? "", row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
+                        formatted(row.area ?? 0, digits: 2), "\(room?.walls.count ?? 0)", "\(room?.doors.count ?? 0)",
+                        "\(room?.windows.count ?? 0)", "\(room?.objects.count ?? 0)"]
+            }
+            text = renderTable(["room", "file", "story", "labels", "name", "area m²", "walls", "doors", "windows", "objects"], data,
+                               numeric: [2, 5, 6, 7, 8, 9])
+        case .section:
+            let data = rows.map { row -> [String] in
+                [row.handle, row.roomHandle ?? "", row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
+                 row.centre.map { "\(formatted($0.x, digits: 2)), \(formatted($0.z, digits: 2))" } ?? ""]
+            }
+            text = renderTable(["section", "room", "story", "label", "name", "centre x, z"], data, numeric: [2])
+        case .object:
+            let data = rows.map { row -> [String] in
+                [row.handle, row.roomHandle ?? "", section(row), row.story.map(String.init) ?? "", row.category ?? "",
+                 row.confidence?.name ?? "", dimensionsText(row.dimensions), attributesText(row.attributes), row.parentHandle ?? ""]
+            }
+            text = renderTable(["object", "room", "section", "story", "category", "confidence", "w×h×d m", "attributes", "parent"],
+                               data, numeric: [3])
+        default:
+            let data = rows.map { row -> [String] in
+                var category = row.category ?? ""
+                if let open = row.isOpen { category += open ? " (open)" : " (closed)" }
+                return [row.handle, row.roomHandle ?? "", section(row), row.story.map(String.init) ?? "", category,
+                        row.confidence?.name ?? "", dimensionsText(row.dimensions), row.parentHandle ?? ""]
+            }
+            text = renderTable([kind.rawValue, "room", "section", "story", "category", "confidence", "w×h×d m", "parent"], data,
+                               numeric: [3])
+        }
+        if inferred { text += "* section inferred: the nearest section centre (RoomPlan does not say which section holds what)\n" }
+        return text
+    }
+
+    func json(_ row: Row) -> JSONValue {
+        var object = JSONObject()
+        object["handle"] = .string(row.handle)
+        object["kind"] = .string(row.kind.rawValue)
+        object["identifier"] = row.identifier.map { .string($0) } ?? .null
+        object["room"] = row.roomHandle.map { .string($0) } ?? .null
+        object["story"] = row.story.map { .number(JSONNumber($0)) } ?? .null
+        object["category"] = row.category.map { .string($0) } ?? .null
+        object["confidence"] = row.confidence.map { .string($0.name) } ?? .null
+        object["dimensions"] = row.dimensions.map { d in .array([d.x, d.y, d.z].map { .number(JSONNumber(text: floatText($0))) }) } ?? .null
+        object["attributes"] = row.attributes.map { .object($0) } ?? .null
+        object["label"] = row.label.map { .string($0) } ?? .null
+        object["name"] = row.name.map { .string($0) } ?? .null
+        object["parent"] = row.parentHandle.map { .string($0) } ?? row.parentIdentifier.map { .string($0) } ?? .null
+        object["section"] = row.sectionHandle.map { .string($0) } ?? .null
+        object["sectionInferred"] = .bool(row.sectionInferred)
+        if let open = row.isOpen { object["open"] = .bool(open) }
+        if let area = row.area { object["area"] = .number(JSONNumber(text: formatted(area, digits: 4))) }
+        return .object(object)
+    }
+
+    static func queryCommands() -> [CommandSpec] {
+        let kinds = ElementKind.allCases.map(\.plural)
+        return [
+            CommandSpec(
+                "ls",
+                arguments: [ArgumentSpec("KIND", .choice(kinds), .optional), ArgumentSpec("where EXPR", .expression, .variadic)],
+                summary: "list rooms, sections, walls, doors, windows, openings, floors or objects",
+                details: """
+                    Each row starts with the thing's handle, which every command accepts. Without KIND, rooms.
+                    In a capture with several sections (one scan of a whole flat), elements are assigned to the
+                    nearest section centre; such sections are marked * (inferred).
+                    where EXPR filters, as in find: fields category, confidence, story, room, section, label, name,
+                    width, height, depth, area, open, parent and every attribute (ChairType, ...); operators
+                    = != < <= > >= and ~ (contains); and, or, not, parentheses; lengths with units (2m, 80cm, 3ft);
+                    confidence in order (confidence < high). Text ignores case; = with * or ? is a glob.
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: .room, requireWhere: false,
+                                                        command: "ls", at: invocation.name)
+                shell.output.write(shell.options.json ? renderJSON(.array(rows.map(shell.json))) : shell.table(kind, rows))
+            },
+            CommandSpec(
+                "find",
+                arguments: [ArgumentSpec("KIND", .choice(kinds)), ArgumentSpec("where EXPR", .expression, .variadic)],
+                summary: "list the things of a kind that match an expression",
+                details: "find objects where category = chair and confidence != high — the expression language is in 'help ls'."
+            ) { invocation in
+                let shell = invocation.shell
+                let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: nil, requireWhere: true,
+                                                        command: "find", at: invocation.name)
+                shell.output.write(shell.options.json ? renderJSON(.array(rows.map(shell.json))) : shell.table(kind, rows))
+            },
+            CommandSpec(
+                "show",
+                arguments: [ArgumentSpec("REF", .reference(Set(ElementKind.allCases)))],
+                options: [OptionSpec("--feet", help: "lengths in feet as well as metres")],
+                summary: "every field of one thing, its room, section, parent and children"
+            ) { invocation in
+                try invocation.shell.show(invocation)
+            },
+            CommandSpec(
+                "export",
+                arguments: [ArgumentSpec("FORMAT", .choice(["csv", "json"])), ArgumentSpec("PATH", .path),
+                            ArgumentSpec("KIND [where EXPR]", .expression, .variadic)],
+                summary: "write a listing to a file as CSV or JSON",
+                details: "export csv chairs.csv objects where category = chair — the same rows as ls, written atomically."
+            ) { invocation in
+                let shell = invocation.shell
+                let format = invocation.positionals[0], path = invocation.positionals[1]
+                guard ["csv", "json"].contains(format.text) else {
+                    throw CommandFailure("export writes csv or json listings so far (not '\(format.text)')", at: format)
+                }
+                let (_, _, rows) = try shell.listing(Array(invocation.positionals.dropFirst(2)), defaultKind: .room,
+                                                     requireWhere: false, command: "export", at: invocation.name)
+                let text = format.text == "json" ? renderJSON(.array(rows.map(shell.json))) : shell.csv(rows)
+                if shell.options.dryRun {
+                    shell.inform("would write \(path.text) (\(rows.count) rows; --dry-run)")
+                    return
+                }
+                do {
+                    try FileIO.writeAtomically(Array(text.utf8), to: path.text)
+                } catch {
+                    throw CommandFailure("cannot write \(path.text): \((error as? FileError)?.message ?? "\(error)")", at: path)
+                }
+                shell.inform("wrote \(rows.count) rows to \(path.text)")
+            },
+        ]
+    }
+
+    func csv(_ rows: [Row]) -> String {
+        func field(_ text: String) -> String {
+            text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        let headers = ["handle", "kind", "identifier", "room", "section", "sectionInferred", "story", "category", "confidence",
+                       "width", "height", "depth", "attributes", "label", "name", "parent"]
+        var lines = [headers.joined(separator: ",")]
+        for row in rows {
+            let d = row.dimensions
+            let cells = [row.handle, row.kind.rawValue, row.identifier ?? "", row.roomHandle ?? "", row.sectionHandle ?? "",
+                         row.sectionInferred ? "true" : "false", row.story.map(String.init) ?? "", row.category ?? "",
+                         row.confidence?.name ?? "", d.map { floatText($0.x) } ?? "", d.map { floatText($0.y) } ?? "",
+                         d.map { floatText($0.z) } ?? "", attributesText(row.attributes), row.label ?? "", row.name ?? "",
+                         row.parentHandle ?? row.parentIdentifier ?? ""]
+            lines.append(cells.map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    func show(_ invocation: Invocation) throws {
+        let word = invocation.positionals[0]
+        let identity = try resolve(word, allowed: Set(ElementKind.allCases), what: "REF")
+        guard let row = session.workspace.row(for: identity) else {
+            throw CommandFailure("\(word.text) is deleted (restore \(word.text) brings it back)", at: word)
+        }
+        let feet = invocation.flag("--feet")
+        func length(_ value: Float) -> String {
+            let metres = formatted(Double(value), digits: 3) + " m"
+            return feet ? metres + " (" + formatted(Double(value) / 0.3048, digits: 2) + " ft)" : metres
+        }
+        let children = session.workspace.children(of: identity).compactMap { session.workspace.handles.handle(for: $0) }
+        if options.json {
+            guard case .object(var object) = json(row) else { return }
+            object["children"] = .array(children.map { .string($0) })
+            output.write(renderJSON(.object(object)))
+            return
+        }
+        var lines: [(String, String)] = [("handle", row.handle), ("kind", row.kind.rawValue)]
+        if let identifier = row.identifier { lines.append(("identifier", identifier)) }
+        if let file = session.workspace.file(id: identity.file) { lines.append(("file", file.path)) }
+        if row.kind != .room, let room = row.roomHandle { lines.append(("room", room)) }
+        if let section = row.sectionHandle, row.kind != .section {
+            lines.append(("section", section + (row.label.map { " (\($0))" } ?? "") + (row.sectionInferred ? ", inferred from the nearest centre" : "")))
+        }
+        if let story = row.story { lines.append(("story", String(story))) }
+        if let category = row.category, row.kind != .room, row.kind != .section { lines.append(("category", category)) }
+        if row.kind == .room || row.kind == .section, let label = row.label { lines.append((row.kind == .room ? "labels" : "label", label)) }
+        if let name = row.name, row.kind == .room || row.kind == .section { lines.append(("name", name)) }
+        if let open = row.isOpen { lines.append(("open", open ? "yes" : "no")) }
+        if let confidence = row.confidence { lines.append(("confidence", confidence.name)) }
+        if let d = row.dimensions {
+            lines.append(("width", length(d.x)))
+            lines.append(("height", length(d.y)))
+            lines.append(("depth", length(d.z)))
+        }
+        if let area = row.area { lines.append((row.kind == .room ? "floor area" : "area", formatted(area, digits: 2) + " m²")) }
+        if let centre = row.centre {
+            lines.append(("centre", "x \(formatted(centre.x, digits: 3)), y \(formatted(centre.y, digits: 3)), z \(formatted(centre.z, digits: 3)) m"))
+        }
+        if let path = session.workspace.path(of: identity), let element = session.workspace.element(at: path) {
+            switch element {
+            case .surface(let s):
+                lines.append(("heading", formatted(s.transform.yaw * 180 / .pi, digits: 1) + "°"))
+                if let corners = s.polygonCorners, !corners.isEmpty { lines.append(("corners", "\(corners.count) (polygon)")) }
+                if let edges = s.completedEdges, !edges.isEmpty { lines.append(("completed edges", edges.map(\.description).joined(separator: ", "))) }
+            case .object(let o):
+                lines.append(("heading", formatted(o.transform.yaw * 180 / .pi, digits: 1) + "°"))
+            case .section:
+                break
+            }
+        }
+        for member in row.attributes?.members ?? [] {
+            if case .string(let value) = member.value { lines.append((member.key, value)) }
+        }
+        if let parent = row.parentHandle ?? row.parentIdentifier {
+            var text = parent
+            if let parentIdentity = session.workspace.handles.identity(for: parent), let parentRow = session.workspace.row(for: parentIdentity) {
+                text += " (\(parentRow.category ?? parentRow.kind.rawValue))"
+            } else if row.parentHandle == nil {
+                text += " (not an element of this room)"
+            }
+            lines.append(("parent", text))
+        }
+        if !children.isEmpty { lines.append(("children", children.joined(separator: ", "))) }
+        if row.kind == .room, let room = session.workspace.file(id: identity.file)?.document.room(identity.scope) {
+            let sections = room.sections.indices.compactMap {
+                session.workspace.handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\($0)"))
+            }
+            lines.append(("sections", sections.joined(separator: ", ")))
+            lines.append(("contents", FileSummary.counts(of: room).map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
+        }
+        let width = lines.map(\.0.count).max() ?? 0
+        output.write(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n")
+    }
+}
+
+/// A float as RoomPlan writes it (shortest round-trip form).
+func floatText(_ value: Float) -> String {
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
+}

@@ -1,0 +1,142 @@
+import Foundation
+import StructureModel
+
+/// Sizes and counts of one room, for `stats`.
+struct RoomStats {
+    var handle: String
+    var file: String
+    var story: Int?
+    var labels: String
+    var floorArea: Double
+    var floorFromWalls: Bool
+    var wallArea: Double
+    var perimeter: Double
+    var height: Double
+    var categories: [String: Int]
+    var confidences: [String: Int]
+
+    init(handle: String, file: String, room: CapturedRoom) {
+        self.handle = handle
+        self.file = file
+        let m = room.measurements
+        story = room.story ?? room.sections.first?.story
+        labels = FileSummary.tally(room.sections.map(\.label))
+        floorArea = m.floorArea
+        floorFromWalls = m.floorAreaFromWalls
+        wallArea = m.netWallArea
+        perimeter = m.wallLength
+        height = m.height
+        var categories: [String: Int] = [:], confidences: [String: Int] = [:]
+        for object in room.objects { categories[object.category.name, default: 0] += 1 }
+        for name in room.objects.map({ $0.confidence?.name ?? "none" }) + room.surfaceGroups.flatMap({ $0.surfaces.map { $0.confidence?.name ?? "none" } }) {
+            confidences[name, default: 0] += 1
+        }
+        self.categories = categories
+        self.confidences = confidences
+    }
+}
+
+extension Shell {
+    static func reportCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                "stats",
+                arguments: [ArgumentSpec("REF", .reference([.room]), .optional)],
+                summary: "floor and wall areas, perimeters, heights and counts, per room, per story and in all",
+                details: """
+                    Floor area comes from the floor polygon (for a room without a floor, from the hull of its walls);
+                    wall area is net of the doors, windows and openings in the walls; perimeter is the walls' total
+                    length; height the median wall height. With REF, one room (or the rooms of a file, by its name).
+                    """
+            ) { invocation in
+                try invocation.shell.stats(invocation)
+            },
+            CommandSpec(
+                "plan",
+                options: [OptionSpec("--story", value: .number, valueName: "N", help: "which floor level (default: the lowest)"),
+                          OptionSpec("--ascii", help: "plain ASCII, even on a UTF-8 terminal"),
+                          OptionSpec("--width", value: .number, valueName: "COLUMNS", help: "the width to draw in (default: the terminal's, or 80)")],
+                summary: "a floor plan in the terminal: walls, doors, windows, rooms with their handles",
+                details: """
+                    Draws one story of every open room, scaled to the terminal, with Unicode lines (ASCII when the
+                    locale is not UTF-8, or with --ascii). Doors are gaps marked ░ (RoomPlan does not record which way
+                    a door swings), windows ═ or ║; each room's sections are labelled with their handle and label.
+                    World X runs to the right and Z downwards, as seen from above.
+                    """
+            ) { invocation in
+                try invocation.shell.drawPlan(invocation)
+            },
+        ]
+    }
+
+    func stats(_ invocation: Invocation) throws {
+        var rooms: [Identity] = session.workspace.handles.order[.room] ?? []
+        if let word = invocation.positional(0) {
+            if let file = session.file(named: word.text) {
+                rooms = rooms.filter { $0.file == file.id }
+            } else {
+                rooms = [try resolve(word, allowed: [.room], what: "REF")]
+            }
+        }
+        let stats: [RoomStats] = rooms.compactMap { identity in
+            guard let file = session.workspace.file(id: identity.file), let room = file.document.room(identity.scope) else { return nil }
+            return RoomStats(handle: session.workspace.handles.handle(for: identity) ?? "?", file: file.name, room: room)
+        }
+        func sum(_ group: [RoomStats]) -> (floor: Double, wall: Double, perimeter: Double, categories: [String: Int], confidences: [String: Int]) {
+            var categories: [String: Int] = [:], confidences: [String: Int] = [:]
+            for s in group {
+                categories.merge(s.categories, uniquingKeysWith: +)
+                confidences.merge(s.confidences, uniquingKeysWith: +)
+            }
+            return (group.reduce(0) { $0 + $1.floorArea }, group.reduce(0) { $0 + $1.wallArea },
+                    group.reduce(0) { $0 + $1.perimeter }, categories, confidences)
+        }
+        let stories = Set(stats.compactMap(\.story)).sorted()
+        let total = sum(stats)
+        func counts(_ values: [String: Int]) -> String {
+            values.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        if options.json {
+            func number(_ value: Double) -> JSONValue { .number(JSONNumber(text: formatted(value, digits: 4))) }
+            func map(_ values: [String: Int]) -> JSONValue {
+                .object(JSONObject(values.keys.sorted().map { JSONMember($0, .number(JSONNumber(values[$0]!))) }))
+            }
+            let roomValues: [JSONValue] = stats.map { s in
+                .object(JSONObject([JSONMember("handle", .string(s.handle)), JSONMember("file", .string(s.file)),
+                                    JSONMember("story", s.story.map { .number(JSONNumber($0)) } ?? .null),
+                                    JSONMember("floorArea", number(s.floorArea)), JSONMember("wallArea", number(s.wallArea)),
+                                    JSONMember("perimeter", number(s.perimeter)), JSONMember("height", number(s.height)),
+                                    JSONMember("categories", map(s.categories)), JSONMember("confidence", map(s.confidences))]))
+            }
+            let storyValues: [JSONValue] = stories.map { story in
+                let t = sum(stats.filter { $0.story == story })
+                return .object(JSONObject([JSONMember("story", .number(JSONNumber(story))), JSONMember("floorArea", number(t.floor)),
+                                           JSONMember("wallArea", number(t.wall)), JSONMember("categories", map(t.categories))]))
+            }
+            let totals = JSONValue.object(JSONObject([JSONMember("floorArea", number(total.floor)), JSONMember("wallArea", number(total.wall)),
+                                                      JSONMember("perimeter", number(total.perimeter)),
+                                                      JSONMember("categories", map(total.categories)),
+                                                      JSONMember("confidence", map(total.confidences))]))
+            output.write(renderJSON(.object(JSONObject([JSONMember("rooms", .array(roomValues)), JSONMember("stories", .array(storyValues)),
+                                                        JSONMember("total", totals)]))))
+            return
+        }
+        let rows = stats.map { s in
+            [s.handle, s.file, s.story.map(String.init) ?? "", s.labels, formatted(s.floorArea, digits: 2) + (s.floorFromWalls ? "*" : ""),
+             formatted(s.wallArea, digits: 2), formatted(s.perimeter, digits: 2), formatted(s.height, digits: 2), counts(s.categories)]
+        }
+        var text = renderTable(["room", "file", "story", "labels", "floor m²", "walls m² net", "perimeter m", "height m", "objects"],
+                               rows, numeric: [2, 4, 5, 6, 7])
+        if stats.contains(where: \.floorFromWalls) { text += "* no floor in the file: the area of the hull of its walls\n" }
+        text += "\n"
+        for story in stories {
+            let t = sum(stats.filter { $0.story == story })
+            text += "story \(story): floor \(formatted(t.floor, digits: 2)) m², walls \(formatted(t.wall, digits: 2)) m² net, objects: \(counts(t.categories))\n"
+        }
+        text += "total: \(stats.count) room\(stats.count == 1 ? "" : "s"), floor \(formatted(total.floor, digits: 2)) m², "
+            + "walls \(formatted(total.wall, digits: 2)) m² net, perimeter \(formatted(total.perimeter, digits: 2)) m\n"
+        text += "objects by category: \(counts(total.categories))\n"
+        text += "everything by confidence: \(counts(total.confidences))\n"
+        output.write(text)
+    }
+}
