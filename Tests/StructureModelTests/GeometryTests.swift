@@ -94,3 +94,20 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(convexHull(square + [PlanPoint(x: 1, z: 1)]).count, 4)
     }
 }
+
+final class FormattingTests: XCTestCase {
+    func testFixedDecimalsMatchPrintf() {
+        var rng = SplitMix(seed: 3)
+        for _ in 0..<2_000 {
+            let value = rng.double(-5_000, 5_000) * (rng.chance(0.5) ? 1 : 0.001)
+            for digits in [0, 1, 2, 3, 4] {
+                var expected = String(format: "%.\(digits)f", value)
+                // printf writes "-0.00" for tiny negatives; a person reads 0.00.
+                if expected.hasPrefix("-"), Double(expected) == 0 { expected.removeFirst() }
+                XCTAssertEqual(formatted(value, digits: digits), expected, "\(value)")
+            }
+        }
+        XCTAssertEqual(formatted(-0.0001, digits: 2), "0.00")
+        XCTAssertEqual(formatted(15.3686, digits: 2), "15.37")
+    }
+}

@@ -1,7 +1,21 @@
 import Foundation
 
 /// A number with a fixed count of decimals, in the C locale (a person's locale must not
-/// turn a decimal point into a comma in output that scripts parse).
+/// turn a decimal point into a comma in output that scripts parse). Listings call this
+/// for every cell, so the common case avoids `String(format:)`.
 public func formatted(_ value: Double, digits: Int) -> String {
-    String(format: "%.\(digits)f", locale: nil, value)
+    guard value.isFinite, digits >= 0, digits <= 6, abs(value) < 1e12 else {
+        return String(format: "%.\(digits)f", locale: nil, value)
+    }
+    var scale: Int64 = 1
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * Double(scale)).rounded()
+    let whole = Int64(scaled) / scale
+    let fraction = Int64(scaled) % scale
+    var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
+    if digits > 0 {
+        let digitsText = String(fraction)
+        text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+    }
+    return text
 }

@@ -84,7 +84,11 @@ struct QueryParser {
                 } else if "=!<>~".contains(c) {
                     flush()
                     var op = String(c)
-                    if i + 1 < chars.count, chars[i + 1] == "=" { op.append("=") }
+                    var j = i + 1
+                    while j < chars.count, "=!<>~".contains(chars[j]) {
+                        op.append(chars[j])
+                        j += 1
+                    }
                     guard operators.contains(op) else {
                         throw QueryError(message: "'\(op)' is not an operator (use = != < <= > >= or ~)", word: index, offset: i)
                     }
@@ -263,7 +267,7 @@ struct QueryParser {
             let isGlob = o != "~" && (wanted.contains("*") || wanted.contains("?"))
             if type == .category && !isGlob && o != "~" {
                 let categories = ObjectCategory.known.map(\.name) + ["wall", "door", "window", "opening", "floor", "room", "section"]
-                if !categories.contains(wanted) {
+                if !categories.contains(where: { $0.lowercased() == wanted.lowercased() }) {
                     let near = categories.min { editDistance($0, wanted) < editDistance($1, wanted) }
                     throw bad("no category is called '\(wanted)'" + (near.map { " (did you mean \($0)?)" } ?? ""))
                 }

@@ -80,26 +80,50 @@ extension Workspace {
     /// The rows of one kind, in handle order. Deleted elements are not listed.
     public func rows(_ kind: ElementKind) -> [Row] {
         var result: [Row] = []
-        var fileCache: [Int: WorkspaceFile] = [:]
-        for identity in handles.order[kind] ?? [] {
-            if fileCache[identity.file] == nil { fileCache[identity.file] = file(id: identity.file) }
-            guard let file = fileCache[identity.file], let room = file.document.room(identity.scope) else { continue }
-            if let row = makeRow(identity, file: file, room: room) { result.append(row) }
+        let order = handles.order[kind] ?? []
+        result.reserveCapacity(order.count)
+        // Identities come grouped by room: fetch each room once, not once per element.
+        var currentFile: WorkspaceFile?
+        var currentScope: (Int, Scope)?
+        var currentRoom: CapturedRoom?
+        var context = RoomContext(roomHandle: nil, sectionHandles: [])
+        for identity in order {
+            if currentScope == nil || currentScope!.0 != identity.file || currentScope!.1 != identity.scope {
+                if currentFile?.id != identity.file { currentFile = file(id: identity.file) }
+                currentRoom = currentFile?.document.room(identity.scope)
+                currentScope = (identity.file, identity.scope)
+                if let room = currentRoom { context = self.context(identity, room) }
+            }
+            guard let file = currentFile, let room = currentRoom else { continue }
+            if let row = makeRow(identity, file: file, room: room, context: context) { result.append(row) }
         }
         return result
     }
 
-    public func row(for identity: Identity) -> Row? {
-        guard let file = file(id: identity.file), let room = file.document.room(identity.scope) else { return nil }
-        return makeRow(identity, file: file, room: room)
+    /// What every row of one room shares: handles of the room and its sections.
+    struct RoomContext {
+        var roomHandle: String?
+        var sectionHandles: [String?]
     }
 
-    private func makeRow(_ identity: Identity, file: WorkspaceFile, room: CapturedRoom) -> Row? {
-        let roomIdentity = Identity(file: identity.file, scope: identity.scope, kind: .room, key: "")
+    func context(_ identity: Identity, _ room: CapturedRoom) -> RoomContext {
+        RoomContext(
+            roomHandle: handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .room, key: "")),
+            sectionHandles: room.sections.indices.map {
+                handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\($0)"))
+            })
+    }
+
+    public func row(for identity: Identity) -> Row? {
+        guard let file = file(id: identity.file), let room = file.document.room(identity.scope) else { return nil }
+        return makeRow(identity, file: file, room: room, context: context(identity, room))
+    }
+
+    private func makeRow(_ identity: Identity, file: WorkspaceFile, room: CapturedRoom, context: RoomContext) -> Row? {
         var row = Row(identity: identity, handle: handles.handle(for: identity) ?? "?", kind: identity.kind,
-                      identifier: nil, roomHandle: handles.handle(for: roomIdentity))
+                      identifier: nil, roomHandle: context.roomHandle)
         func sectionHandle(_ index: Int) -> String? {
-            handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\(index)"))
+            index < context.sectionHandles.count ? context.sectionHandles[index] : nil
         }
         func placeInSection(_ centre: SIMD3<Double>) {
             guard !room.sections.isEmpty else { return }

@@ -26,10 +26,10 @@ extension Shell {
             warn("\(file.path): \(diagnostic)")
         }
         for warning in warnings { warn(warning) }
-        if options.json {
-            output.write(renderJSON(FileSummary(file, handles: session.workspace.handles).json))
-        } else if !options.quiet {
-            output.write(FileSummary(file, handles: session.workspace.handles).text)
+        // The summary is informational: -q silences it in both forms.
+        if !options.quiet {
+            let summary = FileSummary(file, handles: session.workspace.handles)
+            output.write(options.json ? renderJSON(summary.json) : summary.text)
         }
     }
 

@@ -146,9 +146,10 @@ struct FileSummary {
 
 extension String {
     func trimmingTrailingBlanks() -> String {
-        var s = Substring(self)
-        while let l = s.last, l == " " { s = s.dropLast() }
-        return String(s)
+        let utf8 = self.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: " ") { end = utf8.index(before: end) }
+        return end == utf8.endIndex ? self : String(self[..<end])
     }
 }
 

@@ -1,0 +1,111 @@
+import Foundation
+import StructureModel
+import XCTest
+
+/// ls, find, show, stats, plan and export through the built wb.
+final class QueryCommandTests: XCTestCase {
+    func testFindTheChairOfTheLivingRoom() throws {
+        let living = try Harness.sample("livingroom-1section.json")
+        let result = try Harness.run(["-q", "--json", living, "-c", "find objects where category = chair"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual(rows.count, 1)
+        let chair = rows[0]
+        for field in ["handle", "kind", "identifier", "room", "story", "category", "confidence", "dimensions", "attributes", "label", "name"] {
+            XCTAssertNotNil(chair[field], "--json rows carry \(field)")
+        }
+        XCTAssertEqual(chair["kind"] as? String, "object")
+        XCTAssertEqual(chair["category"] as? String, "chair")
+        XCTAssertEqual(chair["confidence"] as? String, "low")
+        XCTAssertEqual((chair["attributes"] as? [String: String])?["ChairType"], "swivel")
+        XCTAssertEqual(chair["identifier"] as? String, "9BFA2EB8-7157-4262-AD3D-ADF7BF8F43B4")
+        XCTAssertEqual((chair["dimensions"] as? [Double])?.count, 3)
+        let parent = try XCTUnwrap(chair["parent"] as? String)
+        let shown = try Harness.run(["-q", living, "-c", "show \(chair["handle"] as! String)"])
+        XCTAssertTrue(shown.stdout.contains("parent         \(parent) (table)"), shown.stdout)
+        let walls = try Harness.run(["-q", "--json", living, "-c", "ls walls"])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(walls.stdout.utf8)) as! [Any]).count, 4)
+    }
+
+    func testFlatListsAndStats() throws {
+        let flat = try Harness.sample("flat-4sections.json")
+        let sections = try Harness.run(["-q", flat, "-c", "ls sections"])
+        XCTAssertEqual(sections.status, 0)
+        XCTAssertEqual(sections.stdout.split(separator: "\n").count, 5, "a header and 4 sections")
+        XCTAssertEqual(sections.stdout.components(separatedBy: "bedroom").count - 1, 2)
+        let objects = try Harness.run(["-q", flat, "-c", "ls objects"])
+        XCTAssertTrue(objects.stdout.contains("* section inferred"), "elements of a multi-section capture are placed by inference")
+        let stats = try Harness.run(["-q", "--json", flat, "-c", "stats"])
+        let report = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as! [String: Any]
+        let room = (report["rooms"] as! [[String: Any]])[0]
+        XCTAssertEqual(room["floorArea"] as! Double, 47.74, accuracy: 0.01)
+        XCTAssertGreaterThan(room["wallArea"] as! Double, 80)
+        XCTAssertEqual(room["categories"] as! [String: Int], ["bed": 2, "table": 4, "storage": 3, "chair": 1, "sink": 1, "toilet": 1, "sofa": 1])
+    }
+
+    func testExpressionErrorsAreLocated() throws {
+        let room = try Harness.generatedRoom(in: try Harness.temporaryFolder(self))
+        let cases: [(String, String)] = [
+            ("find objects where widht > 2m", "wb: -c:1:20: error: unknown field 'widht' (did you mean width?)"),
+            ("find objects where width > chair", "wb: -c:1:28: error: width is a length; 'chair' is not one (like 2m, 80cm or 3ft)"),
+            ("find objects where (category = chair", "wb: -c:1:20: error: a '(' that is never closed"),
+            ("find objects where width>2m)", "wb: -c:1:28: error: a ')' without its '('"),
+            ("ls chairs", "wb: -c:1:4: error: 'chairs' is not a kind of thing (did you mean chairs?); one of rooms, sections, walls, doors, windows, openings, floors, objects"),
+            ("show o999", "wb: -c:1:6: error: there is no o999"),
+        ]
+        for (command, expected) in cases {
+            let result = try Harness.run(["-q", room, "-c", command])
+            XCTAssertEqual(result.status, 1, command)
+            let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            if command.hasPrefix("ls chairs") {
+                XCTAssertTrue(first.hasPrefix("wb: -c:1:4: error: 'chairs' is not a kind of thing"), first)
+            } else {
+                XCTAssertTrue(first.hasPrefix(expected), "\(command): \(first)")
+            }
+            XCTAssertEqual(result.stdout, "", "nothing else happens")
+        }
+    }
+
+    func testPlanDrawsRoomsWithHandles() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 6, stories: 2))
+        let path = folder.appendingPathComponent("home.json").path
+        try Data(RoomPlanCodec.encode(.structure(building.structure))).write(to: URL(fileURLWithPath: path))
+        let unicode = try Harness.run(["-q", path, "-c", "plan"], environment: ["LANG": "C.UTF-8", "LC_ALL": ""])
+        XCTAssertEqual(unicode.status, 0, unicode.stderr)
+        let lines = unicode.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 80 }, "fits 80 columns")
+        XCTAssertTrue(unicode.stdout.contains("s1 livingRoom"), unicode.stdout)
+        XCTAssertTrue(unicode.stdout.contains("┌") && unicode.stdout.contains("─") && unicode.stdout.contains("░"), unicode.stdout)
+        XCTAssertTrue(unicode.stdout.contains("story 0 of 0, 1"), unicode.stdout)
+        let ascii = try Harness.run(["-q", path, "-c", "plan --story 1"], environment: ["LANG": "C", "LC_ALL": ""])
+        XCTAssertTrue(ascii.stdout.allSatisfy(\.isASCII), "ASCII when the locale is not UTF-8")
+        XCTAssertTrue(ascii.stdout.contains("+") && ascii.stdout.contains("story 1"), ascii.stdout)
+        let missing = try Harness.run(["-q", path, "-c", "plan --story 7"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no room is on story 7 (stories: 0, 1)"), missing.stderr)
+    }
+
+    func testExportCSVAndJSON() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder)
+        let csv = folder.appendingPathComponent("objects.csv").path
+        let json = folder.appendingPathComponent("doors.json").path
+        let result = try Harness.run(["-q", room, "-c", "export csv \(csv) objects; export json \(json) doors where open = true"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n")
+        XCTAssertTrue(lines[0].hasPrefix("handle,kind,identifier,room,section"))
+        let listed = try Harness.run(["-q", "--json", room, "-c", "ls objects"])
+        XCTAssertEqual(lines.count - 1, (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [Any]).count)
+        let doors = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [[String: Any]]
+        XCTAssertTrue(doors.allSatisfy { $0["open"] as? Bool == true })
+    }
+
+    func testEditsShowUpInListings() throws {
+        let room = try Harness.generatedRoom(in: try Harness.temporaryFolder(self))
+        let result = try Harness.run(["-q", "--json", room, "-c", "set o1 confidence low; name r1 Den; find objects where confidence = low and handle = o1; ls rooms"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\"handle\" : \"o1\""), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\"name\" : \"Den\""), result.stdout)
+    }
+}
