@@ -6,16 +6,21 @@ import time
 
 wb, room, work = sys.argv[1], sys.argv[2], sys.argv[3]
 
-# The cheapest commands that do real work: variables, output, a summary of a small room.
-lines = []
-for i in range(100_000):
-    kind = i % 4
+# Cheap commands that do real work: listings of a small room, an edit with undo/redo
+# pairs, variables and output, a comment.
+lines = ["move r1 0.01 0"]
+for i in range(99_999):
+    kind = i % 6
     if kind == 0:
-        lines.append(f"define n{i % 10} {i}")
+        lines.append("ls walls")
     elif kind == 1:
-        lines.append(f"echo $n{(i - 1) % 10} done")
+        lines.append("undo")
     elif kind == 2:
-        lines.append("summary")
+        lines.append("redo")
+    elif kind == 3:
+        lines.append(f"define n{i % 10} {i}")
+    elif kind == 4:
+        lines.append(f"echo $n{(i - 1) % 10} done")
     else:
         lines.append("# a comment line ; ignored")
 script = f"{work}/bench.wb"

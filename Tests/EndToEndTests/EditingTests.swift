@@ -97,6 +97,17 @@ final class EditingTests: XCTestCase {
         XCTAssertTrue(sourced.stderr.isEmpty, sourced.stderr)
     }
 
+    func testUndoInsideAScriptTakesBackItsOwnLastCommand() throws {
+        let script = folder.appendingPathComponent("fix.wb").path
+        try "move r1 1 0\nundo\nlabel r2 unidentified\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try Harness.run(["-q", path, "-f", script, "-c", "history; diff"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "   1  -f \(script)")
+        XCTAssertFalse(result.stdout.contains("moved"), "the script's own undo took the move back")
+        XCTAssertTrue(result.stdout.contains("label kitchen → unidentified"), result.stdout)
+    }
+
     func testNamesLiveInASidecarAndSurviveReopening() throws {
         let result = try Harness.run(["-q", path, "-c", "name r2 \"Guest bedroom\"; name s1 Lounge; save"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -20,8 +20,9 @@ public struct Session: Sendable {
     public var workspace = Workspace()
     public private(set) var undoStack: [HistoryEntry] = []
     public private(set) var redoStack: [HistoryEntry] = []
-    private var group: HistoryEntry?
     private var groupDepth = 0
+    private var groupStart = 0
+    private var groupText = ""
 
     public init() {}
 
@@ -80,36 +81,36 @@ public struct Session: Sendable {
 
     // MARK: Editing and history
 
-    /// Applies an edit as one undoable step (or as part of the open script's step).
+    /// Applies an edit as one undoable step. Inside a script, steps are folded into one
+    /// when the script ends (and until then `undo` inside the script takes back its own
+    /// last command).
     public mutating func perform(_ plan: EditPlan, text: String) {
         guard !plan.changes.isEmpty else { return }
         let step = workspace.perform(plan.changes)
         redoStack.removeAll()
-        if groupDepth > 0 {
-            if var open = group {
-                open.step = Self.merge(open.step, then: step)
-                group = open
-            } else {
-                group = HistoryEntry(text: text, step: step)
-            }
-        } else {
-            undoStack.append(HistoryEntry(text: text, step: step))
-        }
+        undoStack.append(HistoryEntry(text: text, step: step))
     }
 
     /// Starts a script: its edits become one step named `text`. Scripts nest.
     public mutating func beginGroup(text: String) {
-        if groupDepth == 0 { group = HistoryEntry(text: text, step: Step(changes: [], states: [])) }
+        if groupDepth == 0 {
+            groupText = text
+            groupStart = undoStack.count
+        }
         groupDepth += 1
     }
 
     public mutating func endGroup() {
         guard groupDepth > 0 else { return }
         groupDepth -= 1
-        if groupDepth == 0, let open = group {
-            if !open.step.isEmpty { undoStack.append(open) }
-            group = nil
-        }
+        guard groupDepth == 0 else { return }
+        let start = min(groupStart, undoStack.count)
+        let steps = undoStack[start...]
+        guard steps.count > 1 || (steps.count == 1 && steps.first?.text != groupText) else { return }
+        var merged = Step(changes: [], states: [])
+        for entry in steps { merged = Self.merge(merged, then: entry.step) }
+        undoStack.removeSubrange(start...)
+        if !merged.isEmpty { undoStack.append(HistoryEntry(text: groupText, step: merged)) }
     }
 
     /// `first` then `second`, as one step: undo runs the second's inverses first.
@@ -127,6 +128,7 @@ public struct Session: Sendable {
 
     public mutating func undo() -> HistoryEntry? {
         guard var entry = undoStack.popLast() else { return nil }
+        groupStart = min(groupStart, undoStack.count)
         workspace.revert(&entry.step, forward: false)
         redoStack.append(entry)
         return entry
