@@ -205,6 +205,19 @@ public struct Lexer {
             return (name, j)
         }
 
+        /// A `$NAME` at `dollar` becomes a variable part (a lone `$` stays text); returns
+        /// where reading goes on.
+        func variable(at dollar: Int) throws(ScriptError) -> Int {
+            let (name, next) = try readVariable(dollar)
+            if name.isEmpty {
+                literal.append("$")
+                return dollar + 1
+            }
+            flushLiteral()
+            parts.append(.variable(name, column: location(dollar).column))
+            return next
+        }
+
         while i < chars.count {
             let c = chars[i]
             switch c {
@@ -238,15 +251,7 @@ public struct Lexer {
                         literal.append(escaped(chars[i + 1], inDoubleQuotes: true))
                         i += 2
                     } else if chars[i] == "$" {
-                        let (name, next) = try readVariable(i)
-                        if name.isEmpty {
-                            literal.append("$")
-                            i += 1
-                        } else {
-                            flushLiteral()
-                            parts.append(.variable(name, column: location(i).column))
-                            i = next
-                        }
+                        i = try variable(at: i)
                     } else {
                         literal.append(chars[i])
                         i += 1
@@ -263,15 +268,7 @@ public struct Lexer {
                 i += 2
             case "$":
                 if wordStart == nil { wordStart = i }
-                let (name, next) = try readVariable(i)
-                if name.isEmpty {
-                    literal.append("$")
-                    i += 1
-                } else {
-                    flushLiteral()
-                    parts.append(.variable(name, column: location(i).column))
-                    i = next
-                }
+                i = try variable(at: i)
             default:
                 if wordStart == nil { wordStart = i }
                 literal.append(c)
