@@ -42,6 +42,17 @@ final class EditingTests: XCTestCase {
                        .pi / 2, accuracy: 1e-5, "turned a quarter")
     }
 
+    func testRotateAboutAPoint() throws {
+        guard case .structure(let old) = try RoomPlanCodec.decode([UInt8](original)) else { return XCTFail() }
+        let result = try Harness.run(["-q", path, "-c", "rotate r1 180 --about 0 0; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let before = old.rooms[0].walls[0].transform.translation
+        let after = try structure().rooms[0].walls[0].transform.translation
+        XCTAssertEqual(after.x, -before.x, accuracy: 1e-5, "a half turn about the origin mirrors x")
+        XCTAssertEqual(after.z, -before.z, accuracy: 1e-5)
+        XCTAssertEqual(after.y, before.y, accuracy: 1e-6)
+    }
+
     func testSetAndDeleteAndRestore() throws {
         guard case .structure(let old) = try RoomPlanCodec.decode([UInt8](original)) else { return XCTFail() }
         // Find a chair's handle: objects are numbered across rooms in order.

@@ -32,27 +32,42 @@ final class InteractiveTests: XCTestCase {
                         return until is None
                     out += chunk
             return until is None or until in out
-        pump(b"wb room> ")
+        if not pump(b"wb room> ", 20.0):
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            return out, None, "no prompt within 20 s"
         for key, wait in keys:
             mark = len(out)
             os.write(fd, key)
             if wait:
-                if not pump(wait):
+                if not pump(wait, 15.0):
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
                     return out, None, "timed out waiting for %r after %r" % (wait, key)
             else:
                 time.sleep(0.3)
                 pump(None, 0.2)
-        pump(None, 1.0)
-        _, status = os.waitpid(pid, 0)
-        return out, os.WEXITSTATUS(status), None
+        # wb must leave by itself; never wait for ever.
+        end = time.time() + 15
+        while time.time() < end:
+            pump(None, 0.2)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return out, os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1, None
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        return out, None, "wb did not exit within 15 s of the last key"
 
     first, status1, problem1 = session([
         (b"sum\t", b"mary"),                      # complete a command name (redrawn as "sum" + "mary")
         (b"\r", b"floor area"),
-        (b"echo helo\x1b[Dl\r", b"hello\r\n"),   # Left arrow, insert a letter
-        (b"world\x01echo \r", b"world\r\n"),     # Ctrl-A: to the start of the line
-        (b"echo abandoned\x03", b"^C"),           # Ctrl-C abandons the line
-        (b"echo after\r", b"after\r\n"),
+        # Each step waits for the command's own output line (not the terminal's echo of
+        # what was typed) so that the next keys reach a waiting prompt.
+        (b"echo helo\x1b[Dl\r", b"\r\nhello\r\n"),   # Left arrow, insert a letter
+        (b"world\x01echo \r", b"\r\nworld\r\n"),     # Ctrl-A: to the start of the line
+        (b"echo abandoned", None),
+        (b"\x03", b"^C\r\n"),                          # Ctrl-C abandons the line
+        (b"echo after\r", b"\r\nafter\r\n"),
         (b"help sav\t", None),                    # complete an argument from the table
         (b"\r", b"usage: save"),
         (b"\x04", None),                          # Ctrl-D on an empty line leaves

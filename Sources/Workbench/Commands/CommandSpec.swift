@@ -41,11 +41,14 @@ public struct OptionSpec: Sendable, Hashable {
     public var value: ArgumentKind?
     public var valueName: String
     public var help: String
+    /// How many words the value takes (`--about X Z` takes two, joined with a comma).
+    public var valueCount: Int
 
-    public init(_ name: String, value: ArgumentKind? = nil, valueName: String = "VALUE", help: String) {
+    public init(_ name: String, value: ArgumentKind? = nil, valueName: String = "VALUE", valueCount: Int = 1, help: String) {
         self.name = name
         self.value = value
         self.valueName = valueName
+        self.valueCount = valueCount
         self.help = help
     }
 }
@@ -169,11 +172,13 @@ public struct CommandSpec {
                     if let inlineValue {
                         invocation.values[option.name] = Argument(text: inlineValue, location: word.location)
                     } else {
-                        guard index < words.count else {
-                            throw CommandFailure("\(option.name) needs a value (\(option.valueName))", at: word)
+                        guard index + option.valueCount <= words.count else {
+                            throw CommandFailure("\(option.name) needs \(option.valueName)", at: word)
                         }
-                        invocation.values[option.name] = words[index]
-                        index += 1
+                        var value = words[index]
+                        value.text = words[index..<(index + option.valueCount)].map(\.text).joined(separator: ",")
+                        invocation.values[option.name] = value
+                        index += option.valueCount
                     }
                 } else {
                     guard inlineValue == nil else { throw CommandFailure("\(option.name) takes no value", at: word) }

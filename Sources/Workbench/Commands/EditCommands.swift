@@ -135,7 +135,8 @@ extension Shell {
             CommandSpec(
                 "rotate",
                 arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DEGREES", .number)],
-                options: [OptionSpec("--about", value: .text, valueName: "X,Z", help: "the point to turn about (default: the room's middle)")],
+                options: [OptionSpec("--about", value: .number, valueName: "X Z", valueCount: 2,
+                                     help: "the point to turn about, world X and Z (default: the room's middle)")],
                 summary: "turn a room about the vertical axis (counter-clockwise seen from above)",
                 details: "Quarter turns are exact: transforms stay orthonormal however many times a room is turned.",
                 edits: true
@@ -146,7 +147,7 @@ extension Shell {
                 var pivot = shell.session.workspace.centre(of: room) ?? .zero
                 if let about = invocation.values["--about"] {
                     let parts = about.text.split(separator: ",", omittingEmptySubsequences: false)
-                    guard parts.count == 2 else { throw CommandFailure("--about takes X,Z (two numbers, a comma between)", at: about) }
+                    guard parts.count == 2 else { throw CommandFailure("--about takes X Z (two numbers)", at: about) }
                     pivot = SIMD3(try shell.length(Argument(text: String(parts[0]), location: about.location), name: "X"), 0,
                                   try shell.length(Argument(text: String(parts[1]), location: about.location), name: "Z"))
                 }

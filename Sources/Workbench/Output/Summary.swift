@@ -4,6 +4,7 @@ import StructureModel
 /// The short description of an open file that `wb FILE` and `summary` print.
 struct FileSummary {
     struct RoomLine {
+        var handle: String
         var labels: [String]
         var stories: [Int]
         var floorArea: Double
@@ -35,9 +36,10 @@ struct FileSummary {
             rooms = []
         case .structure(let structure):
             contents = structure.merged
-            rooms = structure.rooms.map { room in
+            rooms = structure.rooms.enumerated().map { index, room in
                 let m = room.measurements
-                return RoomLine(labels: room.sections.map(\.label), stories: Self.stories(of: room),
+                let handle = handles.handle(for: Identity(file: file.id, scope: .room(index), kind: .room, key: "")) ?? "\(index + 1)."
+                return RoomLine(handle: handle, labels: room.sections.map(\.label), stories: Self.stories(of: room),
                                 floorArea: m.floorArea, floorAreaFromWalls: m.floorAreaFromWalls,
                                 counts: Self.counts(of: room))
             }
@@ -110,11 +112,11 @@ struct FileSummary {
         }
         if !rooms.isEmpty {
             lines.append("  rooms:")
-            for (index, room) in rooms.enumerated() {
+            for room in rooms {
                 let label = room.labels.isEmpty ? "(no section)" : Self.tally(room.labels)
                 let story = room.stories.map(String.init).joined(separator: ",")
                 let counts = room.counts.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-                lines.append("    \(index + 1). \(label)  story \(story)  \(formatted(room.floorArea, digits: 2)) m²  \(counts)")
+                lines.append("    \(room.handle)  \(label)  story \(story)  \(formatted(room.floorArea, digits: 2)) m²  \(counts)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -133,6 +135,7 @@ struct FileSummary {
         if kind == "CapturedStructure" {
             object["rooms"] = .array(rooms.map { room in
                 var r = JSONObject()
+                r["handle"] = .string(room.handle)
                 r["labels"] = .array(room.labels.map { .string($0) })
                 r["stories"] = .array(room.stories.map { .number(JSONNumber($0)) })
                 r["floorArea"] = .number(JSONNumber(text: formatted(room.floorArea, digits: 4)))
