@@ -16,7 +16,13 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
         ),
-        .target(name: "StructureModel"),
+        // zlib through pkg-config; Debian's package is zlib1g-dev.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "StructureModel", dependencies: ["CZlib"]),
         .target(name: "WBLineEditor", dependencies: ["CLibedit"]),
         .target(name: "Workbench", dependencies: ["StructureModel", "WBLineEditor"]),
         .executableTarget(name: "wb", dependencies: ["Workbench"]),

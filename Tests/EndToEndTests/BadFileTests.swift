@@ -89,7 +89,7 @@ final class BadFileTests: XCTestCase {
         try expectError(empty, "wb: \(empty):1:1: error: the file is empty")
         let folderPath = folder.appendingPathComponent("scans").path
         try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
-        try expectError(folderPath, "wb: \(folderPath): error: is a folder, not a RoomPlan file (Hyperbasis stores are not supported yet)")
+        try expectError(folderPath, "wb: \(folderPath): error: is a folder, but not a Hyperbasis store (it has no spaces/ folder)")
         let missing = folder.appendingPathComponent("nope.json").path
         try expectError(missing, "wb: \(missing): error: no such file or directory")
     }

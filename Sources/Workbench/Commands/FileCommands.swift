@@ -18,8 +18,8 @@ extension Shell {
 
     func open(path: String, reportPrefix: String) throws {
         if FileIO.isDirectory(path) {
-            throw LoadError(path: path, message: "is a folder, not a RoomPlan file (Hyperbasis stores are not supported yet)",
-                            location: nil, lineText: nil)
+            try openStore(path)
+            return
         }
         let (file, warnings) = try session.open(path: path)
         for diagnostic in file.diagnostics {

@@ -142,7 +142,7 @@ extension Shell {
     }
 
     static func queryCommands() -> [CommandSpec] {
-        let kinds = ElementKind.allCases.map(\.plural)
+        let kinds = ElementKind.allCases.map(\.plural) + ["spaces", "anchors"]
         return [
             CommandSpec(
                 "ls",
@@ -159,6 +159,13 @@ extension Shell {
                     """
             ) { invocation in
                 let shell = invocation.shell
+                if let first = invocation.positionals.first, first.text == "spaces" || first.text == "anchors" {
+                    if invocation.positionals.count > 1 {
+                        throw CommandFailure("where-expressions over \(first.text) are not supported yet", at: invocation.positionals[1])
+                    }
+                    shell.output.write(first.text == "spaces" ? shell.listSpaces() : shell.listAnchors())
+                    return
+                }
                 let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: .room, requireWhere: false,
                                                         command: "ls", at: invocation.name)
                 shell.output.write(shell.options.json ? renderJSON(.array(rows.map(shell.json))) : shell.table(kind, rows))
@@ -232,6 +239,7 @@ extension Shell {
 
     func show(_ invocation: Invocation) throws {
         let word = invocation.positionals[0]
+        if try showSpaceOrAnchor(word) { return }
         let identity = try resolve(word, allowed: Set(ElementKind.allCases), what: "REF")
         guard let row = session.workspace.row(for: identity) else {
             throw CommandFailure("\(word.text) is deleted (restore \(word.text) brings it back)", at: word)

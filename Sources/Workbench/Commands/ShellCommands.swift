@@ -3,7 +3,8 @@ import StructureModel
 
 extension Shell {
     static func standardCommands() -> [CommandSpec] {
-        (fileCommands() + shellCommands() + editCommands() + historyCommands() + queryCommands() + reportCommands()).sorted { $0.name < $1.name }
+        (fileCommands() + shellCommands() + editCommands() + historyCommands() + queryCommands() + reportCommands()
+            + spaceCommands()).sorted { $0.name < $1.name }
     }
 
     /// Runs a script file inside the session. Nested sources report their own line

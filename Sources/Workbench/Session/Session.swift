@@ -18,6 +18,8 @@ public struct HistoryEntry: Sendable {
 /// A script run with `-f` or `source` is one step.
 public struct Session: Sendable {
     public var workspace = Workspace()
+    /// Hyperbasis stores open for inspection (read-only so far).
+    public var stores: [HyperbasisStore] = []
     public private(set) var undoStack: [HistoryEntry] = []
     public private(set) var redoStack: [HistoryEntry] = []
     private var groupDepth = 0

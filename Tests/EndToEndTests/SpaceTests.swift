@@ -1,0 +1,150 @@
+import Foundation
+import StructureModel
+import XCTest
+
+/// Hyperbasis stores: the shared sample store, and damaged copies of it made in a
+/// temporary folder (the sample itself is never copied into the repository).
+final class SpaceTests: XCTestCase {
+    static let spaceA = "3F2C9A4E-8B1D-4E6F-9A7B-1C2D3E4F5A6B"
+    static let spaceB = "A1B2C3D4-E5F6-4789-8ABC-DEF012345678"
+
+    private func sampleStore() throws -> String {
+        let path = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
+        guard FileManager.default.fileExists(atPath: path + "/spaces") else {
+            throw XCTSkip("the sample Hyperbasis store \(path) is absent (../shared/samples is not beside this checkout)")
+        }
+        return path
+    }
+
+    /// A writable copy of the sample store.
+    private func copy() throws -> String {
+        let target = try Harness.temporaryFolder(self).appendingPathComponent("store").path
+        try FileManager.default.copyItem(atPath: try sampleStore(), toPath: target)
+        for file in FileManager.default.enumerator(atPath: target)!.compactMap({ $0 as? String }) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target + "/" + file)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target)
+        return target
+    }
+
+    func testTheSampleStoreInDetail() throws {
+        let store = try HyperbasisStore.load(try sampleStore())
+        XCTAssertEqual(store.problems, [])
+        XCTAssertEqual(store.spaces.map(\.id), [Self.spaceA, Self.spaceB])
+        let a = store.spaces[0], b = store.spaces[1]
+        XCTAssertEqual(a.name, "Living Room")
+        XCTAssertNil(b.name)
+        XCTAssertEqual(a.createdAt, "2025-12-02T16:00:00Z")
+        XCTAssertTrue(a.isCompressed)
+        XCTAssertFalse(b.isCompressed)
+        XCTAssertLessThan(a.worldMap.storedSize, a.worldMap.rawSize!, "compressed on disk")
+        XCTAssertEqual(b.worldMap.storedSize, b.worldMap.rawSize)
+        let info = try XCTUnwrap(a.worldMap.info)
+        XCTAssertEqual(info.archiver, "NSKeyedArchiver")
+        XCTAssertEqual(info.archiveVersion, 100000)
+        XCTAssertEqual(info.rootClass, "ARWorldMap")
+        XCTAssertEqual(info.mapVersion, 3)
+        XCTAssertTrue(info.isValid)
+        XCTAssertEqual(info.anchors.count, 1)
+        XCTAssertEqual(info.anchors[0].name, "note")
+        XCTAssertEqual(info.anchors[0].transform?.translation.x ?? 0, 0.75, accuracy: 1e-6)
+        XCTAssertNotNil(info.referenceOriginTransform)
+        XCTAssertNotNil(info.opaqueSizes["trackingData"])
+        XCTAssertEqual(store.anchors.count, 2)
+        let live = try XCTUnwrap(store.anchors.first { $0.id == "0D9E8F7A-6B5C-4D3E-8F2A-1B0C9D8E7F6A" })
+        XCTAssertFalse(live.isDeleted)
+        XCTAssertEqual(live.metadata["text"], .string("Buy oat milk"))
+        XCTAssertEqual(live.transform?.translation.z ?? 0, -2, accuracy: 1e-6)
+        XCTAssertTrue(store.anchors.contains { $0.isDeleted && $0.spaceId == Self.spaceB })
+        XCTAssertEqual(store.events[Self.spaceA]?.map(\.type), ["created", "moved", "updated"])
+        XCTAssertEqual(store.events[Self.spaceA]?.map(\.version), [1, 2, 3])
+        XCTAssertEqual(store.pendingOperations, 1)
+    }
+
+    func testListingsAndValidateThroughWb() throws {
+        let path = try sampleStore()
+        let result = try Harness.run(["-q", "--json", path, "-c", "ls spaces"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let spaces = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual(spaces.map { $0["handle"] as! String }, ["sp1", "sp2"])
+        XCTAssertEqual(spaces[0]["liveAnchors"] as? Int, 1)
+        XCTAssertEqual(spaces[1]["deletedAnchors"] as? Int, 1)
+        XCTAssertEqual(spaces[0]["isCompressed"] as? Bool, true)
+        let anchors = try Harness.run(["-q", path, "-c", "ls anchors; show a1; validate sp1"])
+        XCTAssertEqual(anchors.status, 0, anchors.stderr)
+        XCTAssertTrue(anchors.stdout.contains("a1      sp1    0.75, 1.20, -2.00   live           3"), anchors.stdout)
+        XCTAssertTrue(anchors.stdout.contains("event v2        moved at 2025-12-02T16:03:20Z"), anchors.stdout)
+        XCTAssertTrue(anchors.stdout.contains("sp1: valid (ARWorldMap version 3, 1 ARAnchor"), anchors.stdout)
+    }
+
+    func testDamagedFilesAreReportedAndTheRestOpens() throws {
+        let store = try copy()
+        let fm = FileManager.default
+        // A corrupt space JSON, a truncated anchor, an anchor of a space that does not exist,
+        // a lower-case file name, and a torn last event line.
+        try Data("{\"id\":\"3F2C".utf8).write(to: URL(fileURLWithPath: store + "/spaces/\(Self.spaceB).json"))
+        let orphan = "{\"id\":\"11111111-2222-4333-8444-555555555555\",\"spaceId\":\"99999999-9999-4999-8999-999999999999\",\"transform\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],\"metadata\":{},\"createdAt\":\"2025-12-02T16:00:00Z\",\"updatedAt\":\"2025-12-02T16:00:00Z\"}"
+        try Data(orphan.utf8).write(to: URL(fileURLWithPath: store + "/anchors/11111111-2222-4333-8444-555555555555.json"))
+        try fm.moveItem(atPath: store + "/anchors/0D9E8F7A-6B5C-4D3E-8F2A-1B0C9D8E7F6A.json",
+                        toPath: store + "/anchors/0d9e8f7a-6b5c-4d3e-8f2a-1b0c9d8e7f6a.json")
+        let events = store + "/events/\(Self.spaceA)/events.jsonl"
+        var log = try Data(contentsOf: URL(fileURLWithPath: events))
+        log.append(Data("{\"anchorId\":\"0D9E8F7A".utf8))
+        try log.write(to: URL(fileURLWithPath: events))
+
+        let loaded = try HyperbasisStore.load(store)
+        XCTAssertEqual(loaded.spaces.map(\.id), [Self.spaceA], "the good space still opens")
+        XCTAssertEqual(loaded.events[Self.spaceA]?.count, 3, "every whole line of the log is kept")
+        let problems = loaded.problems.joined(separator: "\n")
+        XCTAssertTrue(problems.contains("spaces/\(Self.spaceB).json:1:"), problems)
+        XCTAssertTrue(problems.contains("this space is skipped"), problems)
+        XCTAssertTrue(problems.contains("its space 99999999-9999-4999-8999-999999999999 does not exist"), problems)
+        XCTAssertTrue(problems.contains("0d9e8f7a-6b5c-4d3e-8f2a-1b0c9d8e7f6a.json: a lower-case file name"), problems)
+        XCTAssertTrue(problems.contains("events.jsonl:4: the last line is torn"), problems)
+
+        let result = try Harness.run(["-q", store, "-c", "ls spaces"])
+        XCTAssertEqual(result.status, 0, "warnings, not errors")
+        XCTAssertEqual(result.stderr.components(separatedBy: "wb: warning:").count - 1, loaded.problems.count)
+    }
+
+    func testBrokenWorldMaps() throws {
+        let store = try copy()
+        let mapA = store + "/worldmaps/\(Self.spaceA).bin", mapB = store + "/worldmaps/\(Self.spaceB).bin"
+        // isCompressed true but the map is plain; then not DEFLATE at all; then a bomb.
+        try FileManager.default.copyItem(atPath: mapB, toPath: mapA + ".plain")
+        try FileManager.default.removeItem(atPath: mapA)
+        try FileManager.default.moveItem(atPath: mapA + ".plain", toPath: mapA)
+        var state = HyperbasisStore.readWorldMap(mapA, compressed: true)
+        XCTAssertEqual(state.problem, "isCompressed is true but its world map is not compressed (it is a plain property list)")
+        try Data([0xFF, 0xFE, 0x00, 0x13, 0x37]).write(to: URL(fileURLWithPath: mapA))
+        state = HyperbasisStore.readWorldMap(mapA, compressed: true)
+        XCTAssertTrue(state.problem?.hasPrefix("isCompressed is true but its world map is not raw DEFLATE data") == true, state.problem ?? "")
+        let bomb = RawDeflate.deflate([UInt8](repeating: 0, count: 4_000_000))
+        try Data(bomb).write(to: URL(fileURLWithPath: mapA))
+        state = HyperbasisStore.readWorldMap(mapA, compressed: true)
+        XCTAssertTrue(state.problem?.contains("decompression bomb") == true, state.problem ?? "")
+        // Not a plist; and missing.
+        try Data("not a plist at all, just text".utf8).write(to: URL(fileURLWithPath: mapB))
+        state = HyperbasisStore.readWorldMap(mapB, compressed: false)
+        XCTAssertTrue(state.problem?.hasPrefix("its world map is not an ARWorldMap archive (not a binary property list") == true, state.problem ?? "")
+        try FileManager.default.removeItem(atPath: mapB)
+        state = HyperbasisStore.readWorldMap(mapB, compressed: false)
+        XCTAssertEqual(state.problem, "its world map \(mapB) cannot be read: no such file or directory")
+        // wb reports these and still opens the store; validate fails with exit status 1.
+        let result = try Harness.run(["-q", store, "-c", "validate sp2"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("error: sp2 is not valid: its world map"), result.stderr)
+    }
+
+    func testRawDeflateRoundTripsAndTruncationIsAnError() throws {
+        var rng = SplitMix(seed: 1)
+        let data = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: rng.int(0...15)) }
+        let packed = RawDeflate.deflate(data)
+        XCTAssertLessThan(packed.count, data.count)
+        XCTAssertNotEqual(Array(packed.prefix(2)), [0x78, 0x9C], "raw: no zlib header")
+        XCTAssertEqual(try RawDeflate.inflate(packed, limit: 1 << 20), data)
+        XCTAssertThrowsError(try RawDeflate.inflate(Array(packed.prefix(packed.count / 2)), limit: 1 << 20)) { error in
+            XCTAssertEqual(error as? RawDeflate.Failure, .truncated)
+        }
+    }
+}
