@@ -42,14 +42,7 @@ public struct SplitMix: RandomNumberGenerator, Sendable {
         }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array("0123456789ABCDEF")
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0xF)])
-        }
-        return text
+        return uuidString(bytes)
     }
 
     /// Base64 of `count` random bytes: a stand-in for RoomPlan's opaque `coreModel`,

@@ -19,3 +19,15 @@ public func formatted(_ value: Double, digits: Int) -> String {
     }
     return text
 }
+
+/// 16 bytes as an upper-case UUID string with hyphens, as `UUID.uuidString` writes it.
+func uuidString(_ bytes: [UInt8]) -> String {
+    let hex = Array("0123456789ABCDEF")
+    var text = ""
+    for (index, byte) in bytes.enumerated() {
+        if [4, 6, 8, 10].contains(index) { text.append("-") }
+        text.append(hex[Int(byte >> 4)])
+        text.append(hex[Int(byte & 0xF)])
+    }
+    return text
+}

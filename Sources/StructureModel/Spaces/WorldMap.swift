@@ -98,15 +98,4 @@ public enum WorldMapArchive {
         if info.opaqueSizes["trackingData"] == nil { info.problems.append("no trackingData: ARKit reports malformed map data") }
         return info
     }
-
-    static func uuidString(_ bytes: [UInt8]) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append("-") }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0xF)])
-        }
-        return text
-    }
 }
