@@ -136,6 +136,26 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("error: sp2 is not valid: its world map"), result.stderr)
     }
 
+    func testASingleHBSpaceFileOpens() throws {
+        let map = try Data(contentsOf: URL(fileURLWithPath: try sampleStore() + "/worldmaps/\(Self.spaceB).bin"))
+        let folder = try Harness.temporaryFolder(self)
+        let path = folder.appendingPathComponent("hall.json").path
+        let json = "{\"id\":\"\(Self.spaceB)\",\"name\":\"Hall\",\"createdAt\":\"2025-12-02T16:01:00Z\","
+            + "\"updatedAt\":\"2025-12-02T16:01:00Z\",\"worldMapData\":\"\(map.base64EncodedString())\"}"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try Harness.run(["-q", "--json", path, "-c", "ls spaces; validate sp1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\"name\" : \"Hall\""), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\"worldMapRaw\" : \(map.count)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("sp1: valid (ARWorldMap version 3, 1 ARAnchor"), result.stdout)
+        // JSON that is neither RoomPlan nor HBSpace is still the RoomPlan error.
+        let other = folder.appendingPathComponent("other.json").path
+        try Data("{\"id\":\"x\"}".utf8).write(to: URL(fileURLWithPath: other))
+        let refused = try Harness.run(["-q", other])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("not a RoomPlan room or structure"), refused.stderr)
+    }
+
     func testRawDeflateRoundTripsAndTruncationIsAnError() throws {
         var rng = SplitMix(seed: 1)
         let data = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: rng.int(0...15)) }

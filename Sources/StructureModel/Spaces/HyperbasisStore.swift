@@ -9,6 +9,13 @@ public struct WorldMapState: Sendable, Equatable {
     public var info: WorldMapInfo?
     /// Why the map cannot be used, if it cannot.
     public var problem: String?
+
+    public init(storedSize: Int, rawSize: Int?, info: WorldMapInfo?, problem: String?) {
+        self.storedSize = storedSize
+        self.rawSize = rawSize
+        self.info = info
+        self.problem = problem
+    }
 }
 
 /// `spaces/{ID}.json` and its world map.
@@ -64,6 +71,31 @@ public struct HyperbasisStore: Sendable {
     public var pendingOperations = 0
     /// Files that could not be read, or that the SDK would mishandle, with why.
     public var problems: [String] = []
+
+    /// Whether this store is one HBSpace JSON file (the SDK's Codable form, with the world
+    /// map inline as base64 `worldMapData`) rather than a folder.
+    public var isSingleFile = false
+
+    /// Reads an HBSpace JSON file as a store of one space; nil when the file is not one.
+    public static func loadSpaceFile(_ path: String) -> HyperbasisStore? {
+        guard case .success(let object) = parse(path), case .string(let encoded)? = object["worldMapData"],
+              let id = string(object, "id") else { return nil }
+        var store = HyperbasisStore(path: path)
+        store.isSingleFile = true
+        var isCompressed = false
+        if case .bool(let flag)? = object["isCompressed"] { isCompressed = flag }
+        var record = SpaceRecord(id: id, name: string(object, "name"), createdAt: string(object, "createdAt"),
+                                 updatedAt: string(object, "updatedAt"), isCompressed: isCompressed, json: object, file: path,
+                                 worldMap: WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: nil))
+        if let data = Data(base64Encoded: encoded) {
+            record.worldMap = inspectWorldMap([UInt8](data), compressed: isCompressed)
+        } else {
+            record.worldMap.problem = "its worldMapData is not base64"
+        }
+        if let problem = record.worldMap.problem { store.problems.append("space \(id): \(problem)") }
+        store.spaces = [record]
+        return store
+    }
 
     public static func isStore(_ path: String) -> Bool {
         FileIO.isDirectory(path) && FileIO.isDirectory(path + "/spaces")
@@ -179,7 +211,12 @@ public struct HyperbasisStore: Sendable {
             state.problem = "its world map \(file) cannot be read: \(error.message)"
             return state
         }
-        state.storedSize = stored.count
+        return inspectWorldMap(stored, compressed: compressed)
+    }
+
+    /// Inflates (when compressed) and inspects world-map bytes.
+    public static func inspectWorldMap(_ stored: [UInt8], compressed: Bool) -> WorldMapState {
+        var state = WorldMapState(storedSize: stored.count, rawSize: nil, info: nil, problem: nil)
         let raw: [UInt8]
         if compressed {
             do {

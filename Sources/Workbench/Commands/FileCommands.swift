@@ -21,7 +21,14 @@ extension Shell {
             try openStore(path)
             return
         }
-        let (file, warnings) = try session.open(path: path)
+        let result = Result { () throws(LoadError) in try session.open(path: path) }
+        if case .failure(let error) = result, error.message.hasPrefix("not a RoomPlan room or structure"),
+           let store = HyperbasisStore.loadSpaceFile(path) {
+            // JSON of another shape: an HBSpace file carries its world map as worldMapData.
+            addStore(store)
+            return
+        }
+        let (file, warnings) = try result.get()
         for diagnostic in file.diagnostics {
             warn("\(file.path): \(diagnostic)")
         }

@@ -10,11 +10,16 @@ extension Shell {
         } catch {
             throw LoadError(path: path, message: error.message, location: nil, lineText: nil)
         }
+        addStore(store)
+    }
+
+    func addStore(_ store: HyperbasisStore) {
+        let path = store.path
         session.stores.append(store)
         for problem in store.problems { warn(problem) }
         if !options.quiet {
             let live = store.anchors.filter { !$0.isDeleted }.count
-            let text = "\(FileIO.baseName(of: path))  Hyperbasis store  (\(path))\n"
+            let text = "\(FileIO.baseName(of: path))  \(store.isSingleFile ? "HBSpace file" : "Hyperbasis store")  (\(path))\n"
                 + "  spaces   \(store.spaces.count)\n"
                 + "  anchors  \(store.anchors.count)  \(live) live, \(store.anchors.count - live) deleted\n"
                 + "  events   \(store.events.values.reduce(0) { $0 + $1.count })\n"
@@ -177,8 +182,12 @@ extension Shell {
                     throw CommandFailure("there is no space '\(word.text)'" + (handles.isEmpty ? " (no Hyperbasis store is open)" : " (spaces: \(handles.joined(separator: ", ")))"), at: word)
                 }
                 // Read the map again from disk: validate answers for the file as it is now.
-                let state = HyperbasisStore.readWorldMap(shell.session.stores[entry.store].path + "/worldmaps/" + entry.space.id.uppercased() + ".bin",
-                                                         compressed: entry.space.isCompressed)
+                let store = shell.session.stores[entry.store]
+                let state = store.isSingleFile
+                    ? (HyperbasisStore.loadSpaceFile(store.path)?.spaces.first?.worldMap
+                        ?? WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: "the file is no longer an HBSpace file"))
+                    : HyperbasisStore.readWorldMap(store.path + "/worldmaps/" + entry.space.id.uppercased() + ".bin",
+                                                   compressed: entry.space.isCompressed)
                 if let problem = state.problem {
                     throw CommandFailure("\(entry.handle) is not valid: \(problem)", at: word)
                 }
