@@ -168,3 +168,119 @@ final class SpaceTests: XCTestCase {
         }
     }
 }
+
+/// Editing and saving a store, checked by an independent reader: Python's json, zlib and
+/// plistlib, applying the SDK's rules (dates, file names, flags, event versions).
+final class SpaceSaveTests: XCTestCase {
+    static let checker = #"""
+    import json, os, plistlib, re, sys, zlib
+    store = sys.argv[1]
+    date = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+    upper = re.compile(r"^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\.json$")
+    report = {"spaces": {}, "anchors": {}, "events": {}, "problems": []}
+    for folder in ["spaces", "anchors"]:
+        for name in sorted(os.listdir(os.path.join(store, folder))):
+            if not upper.match(name):
+                report["problems"].append("file name " + name)
+            record = json.load(open(os.path.join(store, folder, name)))
+            for key in ["createdAt", "updatedAt", "deletedAt"]:
+                if key in record and not date.match(record[key]):
+                    report["problems"].append(f"{name}: {key} {record[key]}")
+            report[folder][record["id"]] = record
+    for space_id, space in report["spaces"].items():
+        blob = open(os.path.join(store, "worldmaps", space_id + ".bin"), "rb").read()
+        raw = zlib.decompressobj(-15).decompress(blob) if space["isCompressed"] else blob
+        archive = plistlib.loads(raw)
+        if not raw.startswith(b"bplist00") or "$top" not in archive:
+            report["problems"].append("world map of " + space_id)
+    for space_id in os.listdir(os.path.join(store, "events")):
+        lines = open(os.path.join(store, "events", space_id, "events.jsonl")).read().split("\n")
+        if lines[-1] != "":
+            report["problems"].append("events of " + space_id + " do not end with a newline")
+        report["events"][space_id] = [json.loads(line) for line in lines if line]
+    print(json.dumps(report))
+    """#
+
+    func testRoundTripDecodesWithTheSDKsRules() throws {
+        let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
+        guard FileManager.default.fileExists(atPath: sample + "/spaces") else {
+            throw XCTSkip("the sample Hyperbasis store is absent (../shared/samples is not beside this checkout)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 is needed as the independent reader") }
+        let store = try Harness.temporaryFolder(self).appendingPathComponent("store").path
+        try FileManager.default.copyItem(atPath: sample, toPath: store)
+        _ = try Harness.run(["-R", "u+w", store], executable: URL(fileURLWithPath: "/bin/chmod"))
+        let mapsBefore = try FileManager.default.contentsOfDirectory(atPath: store + "/worldmaps").sorted().map {
+            try Data(contentsOf: URL(fileURLWithPath: store + "/worldmaps/" + $0))
+        }
+        // Session 1: rename a space, move an anchor (and touch its metadata), restore the other.
+        let first = try Harness.run(["-q", store, "-c", "name sp1 \"Front room\"; move a1 0.5 0 0.25; set a1 color blue; restore a2; save"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        // Session 2: delete an anchor; undo and redo on the way.
+        let second = try Harness.run(["-q", store, "-c", "delete a1; undo; redo; save"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+
+        let checked = try Harness.run(["-c", Self.checker, store], executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        XCTAssertEqual(checked.status, 0, checked.stderr)
+        let report = try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(report["problems"] as? [String], [])
+        let spaces = report["spaces"] as! [String: [String: Any]]
+        let front = spaces[SpaceTests.spaceA]!
+        XCTAssertEqual(front["name"] as? String, "Front room")
+        XCTAssertNotEqual(front["updatedAt"] as? String, "2025-12-02T16:10:00Z", "updatedAt moves to the save")
+        XCTAssertEqual(front["createdAt"] as? String, "2025-12-02T16:00:00Z")
+        let anchors = report["anchors"] as! [String: [String: Any]]
+        let moved = anchors["0D9E8F7A-6B5C-4D3E-8F2A-1B0C9D8E7F6A"]!
+        XCTAssertEqual((moved["transform"] as! [Double])[12], 1.25, accuracy: 1e-6)
+        XCTAssertEqual((moved["transform"] as! [Double])[13], 1.45, accuracy: 1e-6, "move ANCHOR DX DZ DY: DY is last")
+        XCTAssertEqual((moved["transform"] as! [Double])[14], -2, accuracy: 1e-6)
+        XCTAssertNotNil(moved["deletedAt"], "deleted in session 2")
+        XCTAssertEqual((moved["metadata"] as! [String: Any])["color"] as? String, "blue")
+        XCTAssertNil(anchors["7C6B5A49-3827-4165-9F8E-7D6C5B4A3928"]!["deletedAt"], "restored")
+
+        let events = report["events"] as! [String: [[String: Any]]]
+        let living = events[SpaceTests.spaceA]!.filter { $0["anchorId"] as? String == "0D9E8F7A-6B5C-4D3E-8F2A-1B0C9D8E7F6A" }
+        XCTAssertEqual(living.map { $0["type"] as! String }, ["created", "moved", "updated", "moved", "deleted"],
+                       "a move and a metadata change in one save is one 'moved' event, as the SDK records it")
+        XCTAssertEqual(living.map { $0["version"] as! Int }, [1, 2, 3, 4, 5])
+        XCTAssertNotNil(living[3]["transform"])
+        XCTAssertNil(living[3]["metadata"])
+        XCTAssertNil(living[4]["transform"], "a deleted event has no payload")
+        let hall = events[SpaceTests.spaceB]!
+        XCTAssertEqual(hall.last?["type"] as? String, "restored")
+        XCTAssertEqual(hall.last?["version"] as? Int, 3)
+        XCTAssertNotNil(hall.last?["metadata"])
+
+        let mapsAfter = try FileManager.default.contentsOfDirectory(atPath: store + "/worldmaps").sorted().map {
+            try Data(contentsOf: URL(fileURLWithPath: store + "/worldmaps/" + $0))
+        }
+        XCTAssertEqual(mapsAfter, mapsBefore, "world-map bytes are never altered")
+    }
+
+    func testDryRunAndUndoLeaveTheStoreAlone() throws {
+        let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
+        guard FileManager.default.fileExists(atPath: sample + "/spaces") else {
+            throw XCTSkip("the sample Hyperbasis store is absent (../shared/samples is not beside this checkout)")
+        }
+        let store = try Harness.temporaryFolder(self).appendingPathComponent("store").path
+        try FileManager.default.copyItem(atPath: sample, toPath: store)
+        _ = try Harness.run(["-R", "u+w", store], executable: URL(fileURLWithPath: "/bin/chmod"))
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for path in FileManager.default.enumerator(atPath: store)!.compactMap({ $0 as? String }) where !path.hasSuffix("/") {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: store + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                    files[path] = try Data(contentsOf: URL(fileURLWithPath: store + "/" + path))
+                }
+            }
+            return files
+        }
+        let before = try snapshot()
+        let dry = try Harness.run(["-q", "--dry-run", store, "-c", "move a1 1 0; save"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        let undone = try Harness.run(["-q", store, "-c", "move a1 1 0; name sp2 Hall; undo 2; save; set a1 nothing --remove"])
+        XCTAssertEqual(undone.status, 1)
+        XCTAssertTrue(undone.stderr.contains("error: the anchor has no metadata key 'nothing'"), undone.stderr)
+        XCTAssertEqual(try snapshot(), before, "nothing written by a dry run, nor after undoing everything")
+    }
+}

@@ -15,6 +15,11 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct EditPlan: Sendable {
     public var changes: [Change] = []
     public var notes: [String] = []
+
+    public init(changes: [Change] = [], notes: [String] = []) {
+        self.changes = changes
+        self.notes = notes
+    }
 }
 
 /// The edits wb offers, as pure planning over a workspace: each looks at the current

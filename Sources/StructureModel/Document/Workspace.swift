@@ -61,10 +61,43 @@ public struct WorkspaceFile: Sendable {
 public struct Workspace: Sendable {
     public private(set) var files: [WorkspaceFile] = []
     public private(set) var handles = HandleTable()
+    /// Hyperbasis stores (and single HBSpace files), with what is on disk for each.
+    public private(set) var stores: [StoreEntry] = []
     private var nextFileID = 1
     private var nextState = 1
 
     public init() {}
+
+    public func storeIndex(id: Int) -> Int? {
+        stores.firstIndex { $0.id == id }
+    }
+
+    @discardableResult
+    public mutating func addStore(_ store: HyperbasisStore) -> StoreEntry {
+        let entry = StoreEntry(id: nextFileID, store: store, onDisk: store)
+        nextFileID += 1
+        stores.append(entry)
+        return entry
+    }
+
+    /// After a save: what is in memory is what is on disk.
+    public mutating func markStoreSaved(id: Int, as saved: HyperbasisStore) {
+        guard let index = storeIndex(id: id) else { return }
+        stores[index].store = saved
+        stores[index].onDisk = saved
+        stores[index].savedState = stores[index].state
+    }
+
+    private func state(of id: Int) -> Int? {
+        if let f = fileIndex(id: id) { return files[f].state }
+        if let s = storeIndex(id: id) { return stores[s].state }
+        return nil
+    }
+
+    private mutating func setState(of id: Int, _ state: Int) {
+        if let f = fileIndex(id: id) { files[f].state = state }
+        if let s = storeIndex(id: id) { stores[s].state = state }
+    }
 
     public func fileIndex(id: Int) -> Int? {
         files.firstIndex { $0.id == id }
@@ -167,6 +200,19 @@ public struct Workspace: Sendable {
     /// Applies a change and turns it into its own inverse (every change is a swap, so
     /// applying it again undoes it). Returns the file it touched.
     mutating func apply(_ change: inout Change) {
+        if let s = storeIndex(id: change.file) {
+            switch change {
+            case .space(let store, let index, var record):
+                swap(&stores[s].store.spaces[index], &record)
+                change = .space(store: store, index: index, record)
+            case .anchor(let store, let index, var record):
+                swap(&stores[s].store.anchors[index], &record)
+                change = .anchor(store: store, index: index, record)
+            default:
+                break
+            }
+            return
+        }
         guard let f = fileIndex(id: change.file) else { return }
         switch change {
         case .element(let path, var element):
@@ -210,6 +256,8 @@ public struct Workspace: Sendable {
         case .name(let file, let key, var name):
             swap(&files[f].names[key], &name)
             change = .name(file: file, key, name)
+        case .space, .anchor:
+            break
         }
     }
 
@@ -220,14 +268,14 @@ public struct Workspace: Sendable {
         var touched: [Int: (before: Int, after: Int)] = [:]
         for index in inverses.indices {
             let file = inverses[index].file
-            if touched[file] == nil, let f = fileIndex(id: file) {
-                touched[file] = (files[f].state, nextState)
+            if touched[file] == nil, let state = state(of: file) {
+                touched[file] = (state, nextState)
                 nextState += 1
             }
             apply(&inverses[index])
         }
         for (file, states) in touched {
-            if let f = fileIndex(id: file) { files[f].state = states.after }
+            setState(of: file, states.after)
         }
         return Step(changes: inverses.reversed(), states: touched.map { StepState(file: $0.key, before: $0.value.before, after: $0.value.after) })
     }
@@ -239,7 +287,7 @@ public struct Workspace: Sendable {
         }
         step.changes.reverse()
         for state in step.states {
-            if let f = fileIndex(id: state.file) { files[f].state = forward ? state.after : state.before }
+            setState(of: state.file, forward ? state.after : state.before)
         }
     }
 
@@ -265,6 +313,18 @@ public struct Workspace: Sendable {
     }
 }
 
+/// An open Hyperbasis store: as edited, and as last read from or written to disk (saving
+/// compares the two to know which files to write and which events to append).
+public struct StoreEntry: Sendable {
+    public let id: Int
+    public internal(set) var store: HyperbasisStore
+    public internal(set) var onDisk: HyperbasisStore
+    public internal(set) var state = 0
+    public internal(set) var savedState = 0
+
+    public var isModified: Bool { state != savedState }
+}
+
 extension RoomPlanDocument {
     public var isStructure: Bool {
         if case .structure = self { return true }
@@ -285,13 +345,17 @@ public enum Change: Sendable {
     indirect case remove(ElementPath, Identity)
     indirect case insert(ElementPath, Identity)
     case name(file: Int, NameKey, String?)
+    /// A Hyperbasis space's record (its JSON) in an open store.
+    indirect case space(store: Int, index: Int, SpaceRecord)
+    indirect case anchor(store: Int, index: Int, AnchorRecord)
 
+    /// The open file or store it changes.
     public var file: Int {
         switch self {
         case .element(let path, _), .transform(let path, _), .center(let path, _), .story(let path, _),
              .remove(let path, _), .insert(let path, _):
             return path.file
-        case .name(let file, _, _):
+        case .name(let file, _, _), .space(let file, _, _), .anchor(let file, _, _):
             return file
         }
     }

@@ -31,3 +31,10 @@ func uuidString(_ bytes: [UInt8]) -> String {
     }
     return text
 }
+
+/// A float as `JSONEncoder` writes a `Float`: its shortest round-trip form, no trailing `.0`.
+public func floatText(_ value: Float) -> String {
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
+}

@@ -13,8 +13,11 @@ public struct JSONWriter {
     private var hasMembers: [Bool] = []
     /// Set after a key, so the value that follows does not start a new line.
     private var afterKey = false
+    /// One line, no blanks: the form of default `JSONEncoder()` and of JSON Lines.
+    private let compact: Bool
 
-    public init(capacity: Int = 1 << 16) {
+    public init(capacity: Int = 1 << 16, compact: Bool = false) {
+        self.compact = compact
         bytes.reserveCapacity(capacity)
     }
 
@@ -35,6 +38,10 @@ public struct JSONWriter {
     private mutating func close(_ bracket: UInt8) {
         let hadMembers = hasMembers.removeLast()
         level -= 1
+        if compact {
+            bytes.append(bracket)
+            return
+        }
         // An empty container still spans lines, with an empty line inside.
         bytes.append(0x0A)
         if !hadMembers { bytes.append(0x0A) }
@@ -54,6 +61,7 @@ public struct JSONWriter {
         } else {
             hasMembers[hasMembers.count - 1] = true
         }
+        if compact { return }
         bytes.append(0x0A)
         indent()
     }
@@ -72,15 +80,24 @@ public struct JSONWriter {
         startValue()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
+        bytes.append(UInt8(ascii: "\""))
+        separator()
         afterKey = true
     }
 
     public mutating func key(_ name: String) {
         startValue()
         writeQuoted(name)
-        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        separator()
         afterKey = true
+    }
+
+    private mutating func separator() {
+        if compact {
+            bytes.append(UInt8(ascii: ":"))
+        } else {
+            bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        }
     }
 
     // MARK: Scalars

@@ -81,6 +81,7 @@ extension Shell {
                 edits: true
             ) { invocation in
                 let shell = invocation.shell
+                if try shell.renameSpace(invocation) { return }
                 let target = try shell.resolve(invocation.positionals[0], allowed: [.room, .section], what: "REF")
                 let key: NameKey = target.kind == .room ? .room(target.scope) : .section(target.scope, Int(target.key.dropFirst())!)
                 let text = invocation.positionals[1].text
@@ -125,6 +126,7 @@ extension Shell {
                 edits: true
             ) { invocation in
                 let shell = invocation.shell
+                if try shell.moveAnchor(invocation) { return }
                 let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
                 let dx = try shell.length(invocation.positionals[1], name: "DX")
                 let dz = try shell.length(invocation.positionals[2], name: "DZ")
@@ -159,20 +161,27 @@ extension Shell {
             CommandSpec(
                 "set",
                 arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor])),
-                            ArgumentSpec("FIELD", .field), ArgumentSpec("VALUE", .fieldValue)],
+                            ArgumentSpec("FIELD", .field), ArgumentSpec("VALUE", .fieldValue, .optional)],
+                options: [OptionSpec("--remove", help: "for an anchor: remove the metadata key FIELD")],
                 summary: "change a field: category, an attribute, confidence, a door's open state",
                 details: """
                     Objects: category (one of RoomPlan's 16), confidence (high, medium, low), and the attributes of their
                     category, e.g. set o12 ChairType stool (ChairType: dining, stool, swivel, unidentified). Changing
                     the category keeps the attributes the new category has and says what it dropped or added.
                     Surfaces: confidence; doors also open (true or false).
+                    Anchors of a Hyperbasis space: set a1 KEY VALUE sets a metadata key (true, false, null and
+                    numbers are read as JSON; quote a word to keep it text); set a1 KEY --remove removes it.
                     """,
                 edits: true
             ) { invocation in
                 let shell = invocation.shell
+                if try shell.setAnchorMetadata(invocation) { return }
                 let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
                                                what: "REF")
-                let field = invocation.positionals[1], value = invocation.positionals[2]
+                guard let value = invocation.positional(2) else {
+                    throw CommandFailure("set needs a VALUE (usage: set REF FIELD VALUE)", at: invocation.positionals[1])
+                }
+                let field = invocation.positionals[1]
                 let plan = try shell.plan({ () throws(EditError) in
                     try shell.session.workspace.planSet(target, field: field.text, value: value.text)
                 }, at: field)
@@ -185,6 +194,7 @@ extension Shell {
                 edits: true
             ) { invocation in
                 let shell = invocation.shell
+                if try shell.deleteOrRestoreAnchor(invocation, delete: true) { return }
                 let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
                                                what: "REF")
                 let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planDelete(target) },
@@ -198,6 +208,7 @@ extension Shell {
                 edits: true
             ) { invocation in
                 let shell = invocation.shell
+                if try shell.deleteOrRestoreAnchor(invocation, delete: false) { return }
                 let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
                                                what: "REF")
                 let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planRestore(target) },

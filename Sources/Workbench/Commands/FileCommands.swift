@@ -162,10 +162,11 @@ extension Shell {
                     return
                 }
                 let changed = shell.session.files.filter(\.isModified)
-                if changed.isEmpty {
+                if changed.isEmpty && !shell.session.workspace.stores.contains(where: \.isModified) {
                     shell.inform("nothing to save: no open file has changes")
                     return
                 }
+                try shell.saveStores(force: force, at: invocation.name)
                 for file in changed {
                     try shell.checkUnchangedOnDisk(file, force: force, at: invocation.name)
                 }

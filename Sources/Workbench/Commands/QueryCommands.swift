@@ -191,13 +191,20 @@ extension Shell {
             },
             CommandSpec(
                 "export",
-                arguments: [ArgumentSpec("FORMAT", .choice(["csv", "json"])), ArgumentSpec("PATH", .path),
+                arguments: [ArgumentSpec("FORMAT", .choice(["csv", "json", "space"])), ArgumentSpec("PATH", .path),
                             ArgumentSpec("KIND [where EXPR]", .expression, .variadic)],
                 summary: "write a listing to a file as CSV or JSON",
-                details: "export csv chairs.csv objects where category = chair — the same rows as ls, written atomically."
+                details: """
+                    export csv chairs.csv objects where category = chair — the same rows as ls, written atomically.
+                    export space SPACE FILE writes a space as a single HBSpace JSON file, its world map inline (base64).
+                    """
             ) { invocation in
                 let shell = invocation.shell
                 let format = invocation.positionals[0], path = invocation.positionals[1]
+                if format.text == "space" {
+                    try shell.exportSpace(Array(invocation.positionals.dropFirst()), at: invocation.name)
+                    return
+                }
                 guard ["csv", "json"].contains(format.text) else {
                     throw CommandFailure("export writes csv or json listings so far (not '\(format.text)')", at: format)
                 }
@@ -313,11 +320,4 @@ extension Shell {
         let width = lines.map(\.0.count).max() ?? 0
         output.write(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n")
     }
-}
-
-/// A float as RoomPlan writes it (shortest round-trip form).
-func floatText(_ value: Float) -> String {
-    var text = value.description
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    return text
 }

@@ -87,7 +87,7 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 if shell.session.hasUnsavedChanges && !invocation.flag("--force") {
-                    let names = shell.session.files.filter(\.isModified).map(\.name).joined(separator: ", ")
+                    let names = shell.session.modifiedNames.joined(separator: ", ")
                     if shell.isInteractive, let confirm = shell.confirm {
                         guard confirm("Unsaved changes in \(names). Quit anyway? [y/N] ") else { return }
                     } else {

@@ -15,7 +15,7 @@ extension Shell {
 
     func addStore(_ store: HyperbasisStore) {
         let path = store.path
-        session.stores.append(store)
+        session.workspace.addStore(store)
         for problem in store.problems { warn(problem) }
         if !options.quiet {
             let live = store.anchors.filter { !$0.isDeleted }.count
@@ -33,20 +33,29 @@ extension Shell {
     }
 
     /// Every open space with its handle: sp1, sp2, ... across stores in order.
-    var spaceEntries: [(handle: String, store: Int, space: SpaceRecord)] {
-        var result: [(String, Int, SpaceRecord)] = []
-        for (storeIndex, store) in session.stores.enumerated() {
-            for space in store.spaces { result.append(("sp\(result.count + 1)", storeIndex, space)) }
+    /// `store` is the position in `session.workspace.stores`; `index` the record's position.
+    var spaceEntries: [(handle: String, store: Int, index: Int, space: SpaceRecord)] {
+        var result: [(String, Int, Int, SpaceRecord)] = []
+        for (storeIndex, entry) in session.workspace.stores.enumerated() {
+            for (index, space) in entry.store.spaces.enumerated() { result.append(("sp\(result.count + 1)", storeIndex, index, space)) }
         }
         return result
     }
 
-    var anchorEntries: [(handle: String, store: Int, anchor: AnchorRecord)] {
-        var result: [(String, Int, AnchorRecord)] = []
-        for (storeIndex, store) in session.stores.enumerated() {
-            for anchor in store.anchors { result.append(("a\(result.count + 1)", storeIndex, anchor)) }
+    var anchorEntries: [(handle: String, store: Int, index: Int, anchor: AnchorRecord)] {
+        var result: [(String, Int, Int, AnchorRecord)] = []
+        for (storeIndex, entry) in session.workspace.stores.enumerated() {
+            for (index, anchor) in entry.store.anchors.enumerated() { result.append(("a\(result.count + 1)", storeIndex, index, anchor)) }
         }
         return result
+    }
+
+    func spaceEntry(_ word: Argument) -> (handle: String, store: Int, index: Int, space: SpaceRecord)? {
+        spaceEntries.first { $0.handle == word.text || $0.space.id.uppercased() == word.text.uppercased() }
+    }
+
+    func anchorEntry(_ word: Argument) -> (handle: String, store: Int, index: Int, anchor: AnchorRecord)? {
+        anchorEntries.first { $0.handle == word.text || $0.anchor.id.uppercased() == word.text.uppercased() }
     }
 
     func spaceHandle(_ id: String) -> String? {
@@ -58,7 +67,7 @@ extension Shell {
         if options.json {
             return renderJSON(.array(entries.map { entry in
                 let space = entry.space
-                let anchors = session.stores[entry.store].anchors.filter { $0.spaceId == space.id }
+                let anchors = session.workspace.stores[entry.store].store.anchors.filter { $0.spaceId == space.id }
                 return .object(JSONObject([
                     JSONMember("handle", .string(entry.handle)), JSONMember("kind", .string("space")),
                     JSONMember("identifier", .string(space.id)), JSONMember("name", space.name.map { .string($0) } ?? .null),
@@ -74,7 +83,7 @@ extension Shell {
         }
         let rows = entries.map { entry -> [String] in
             let space = entry.space
-            let anchors = session.stores[entry.store].anchors.filter { $0.spaceId == space.id }
+            let anchors = session.workspace.stores[entry.store].store.anchors.filter { $0.spaceId == space.id }
             return [entry.handle, space.name ?? "", space.id, space.createdAt ?? "", space.updatedAt ?? "",
                     "\(space.worldMap.storedSize)", space.worldMap.rawSize.map(String.init) ?? "?",
                     space.isCompressed ? "yes" : "no", "\(anchors.filter { !$0.isDeleted }.count)", "\(anchors.filter(\.isDeleted).count)"]
@@ -85,8 +94,8 @@ extension Shell {
 
     func listAnchors() -> String {
         let entries = anchorEntries
-        func version(_ entry: (handle: String, store: Int, anchor: AnchorRecord)) -> Int? {
-            session.stores[entry.store].events[entry.anchor.spaceId]?.filter { $0.anchorId == entry.anchor.id }.map(\.version).max()
+        func version(_ entry: (handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int? {
+            session.workspace.stores[entry.store].store.events[entry.anchor.spaceId]?.filter { $0.anchorId == entry.anchor.id }.map(\.version).max()
         }
         if options.json {
             return renderJSON(.array(entries.map { entry in
@@ -121,7 +130,7 @@ extension Shell {
 
     /// `show sp1`: the space and what its world map holds; `show a1`: an anchor and its history.
     func showSpaceOrAnchor(_ word: Argument) throws -> Bool {
-        if let entry = spaceEntries.first(where: { $0.handle == word.text || $0.space.id.uppercased() == word.text.uppercased() }) {
+        if let entry = spaceEntry(word) {
             let space = entry.space
             var lines: [(String, String)] = [("handle", entry.handle), ("kind", "space"), ("identifier", space.id),
                                              ("name", space.name ?? "(none)"), ("created", space.createdAt ?? "?"),
@@ -148,7 +157,7 @@ extension Shell {
             }
             return true
         }
-        if let entry = anchorEntries.first(where: { $0.handle == word.text || $0.anchor.id.uppercased() == word.text.uppercased() }) {
+        if let entry = anchorEntry(word) {
             let a = entry.anchor
             var lines: [(String, String)] = [("handle", entry.handle), ("kind", "anchor"), ("identifier", a.id),
                                              ("space", spaceHandle(a.spaceId) ?? a.spaceId), ("state", a.isDeleted ? "deleted \(a.deletedAt!)" : "live"),
@@ -157,7 +166,7 @@ extension Shell {
                 lines.append(("position", "x \(formatted(t.translation.x, digits: 3)), y \(formatted(t.translation.y, digits: 3)), z \(formatted(t.translation.z, digits: 3)) m"))
             }
             for member in a.metadata.sortedMembers { lines.append(("metadata." + member.key, renderJSON(member.value).trimmingCharacters(in: .whitespacesAndNewlines))) }
-            for event in session.stores[entry.store].events[a.spaceId] ?? [] where event.anchorId == a.id {
+            for event in session.workspace.stores[entry.store].store.events[a.spaceId] ?? [] where event.anchorId == a.id {
                 lines.append(("event v\(event.version)", "\(event.type) at \(event.timestamp)"))
             }
             let width = lines.map(\.0.count).max() ?? 0
@@ -177,12 +186,12 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 let word = invocation.positionals[0]
-                guard let entry = shell.spaceEntries.first(where: { $0.handle == word.text || $0.space.id.uppercased() == word.text.uppercased() }) else {
+                guard let entry = shell.spaceEntry(word) else {
                     let handles = shell.spaceEntries.map(\.handle)
                     throw CommandFailure("there is no space '\(word.text)'" + (handles.isEmpty ? " (no Hyperbasis store is open)" : " (spaces: \(handles.joined(separator: ", ")))"), at: word)
                 }
                 // Read the map again from disk: validate answers for the file as it is now.
-                let store = shell.session.stores[entry.store]
+                let store = shell.session.workspace.stores[entry.store].store
                 let state = store.isSingleFile
                     ? (HyperbasisStore.loadSpaceFile(store.path)?.spaces.first?.worldMap
                         ?? WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: "the file is no longer an HBSpace file"))
@@ -194,5 +203,149 @@ extension Shell {
                 shell.output.write("\(entry.handle): valid (ARWorldMap version \(state.info?.mapVersion ?? 0), \(state.info?.anchors.count ?? 0) ARAnchor\(state.info?.anchors.count == 1 ? "" : "s"), \(state.rawSize ?? 0) bytes)\n")
             },
         ]
+    }
+}
+
+/// The shared verbs (`name`, `move`, `set`, `delete`, `restore`) on spaces and anchors.
+extension Shell {
+    func storeID(_ position: Int) -> Int { session.workspace.stores[position].id }
+
+    func performSpaceEdit(_ body: () throws(EditError) -> EditPlan, at word: Argument, text: String, done: String) throws {
+        try perform(try plan(body, at: word), text: text, done: done)
+    }
+
+    /// `name SPACE TEXT`; false when REF is not a space.
+    func renameSpace(_ invocation: Invocation) throws -> Bool {
+        guard let entry = spaceEntry(invocation.positionals[0]) else { return false }
+        let name = invocation.positionals[1].text
+        let store = storeID(entry.store)
+        try performSpaceEdit({ () throws(EditError) in try session.workspace.planRenameSpace(store: store, index: entry.index, name: name) },
+                             at: invocation.positionals[1], text: invocation.text,
+                             done: name.isEmpty ? "\(entry.handle) has no name" : "\(entry.handle) is named \"\(name)\"")
+        return true
+    }
+
+    /// `move ANCHOR DX DZ [DY]`.
+    func moveAnchor(_ invocation: Invocation) throws -> Bool {
+        guard let entry = anchorEntry(invocation.positionals[0]) else { return false }
+        let dx = try length(invocation.positionals[1], name: "DX")
+        let dz = try length(invocation.positionals[2], name: "DZ")
+        let dy = try invocation.positional(3).map { try length($0, name: "DY") } ?? 0
+        let store = storeID(entry.store)
+        try performSpaceEdit({ () throws(EditError) in
+            try session.workspace.planMoveAnchor(store: store, index: entry.index, by: SIMD3(dx, dy, dz))
+        }, at: invocation.positionals[0], text: invocation.text, done: "\(entry.handle) moved by (\(formatted(dx, digits: 3)), \(formatted(dy, digits: 3)), \(formatted(dz, digits: 3))) m")
+        return true
+    }
+
+    /// `set ANCHOR KEY VALUE` and `set ANCHOR KEY --remove`. Values read as JSON scalars the
+    /// way the SDK's metadata decodes them: true/false, null, numbers; quoted words stay text.
+    func setAnchorMetadata(_ invocation: Invocation) throws -> Bool {
+        guard let entry = anchorEntry(invocation.positionals[0]) else { return false }
+        let key = invocation.positionals[1]
+        var value: JSONValue?
+        if invocation.flag("--remove") {
+            guard invocation.positional(2) == nil else { throw CommandFailure("--remove takes no VALUE", at: invocation.positionals[2]) }
+        } else {
+            guard let word = invocation.positional(2) else { throw CommandFailure("set needs a VALUE (or --remove)", at: key) }
+            value = metadataValue(word)
+        }
+        let store = storeID(entry.store)
+        try performSpaceEdit({ () throws(EditError) in
+            try session.workspace.planSetMetadata(store: store, index: entry.index, key: key.text, value: value)
+        }, at: key, text: invocation.text, done: value == nil ? "\(entry.handle) has no \(key.text)" : "\(entry.handle) \(key.text) is \(invocation.positionals[2].text)")
+        return true
+    }
+
+    func metadataValue(_ word: Argument) -> JSONValue {
+        if word.quoted { return .string(word.text) }
+        switch word.text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        default:
+            if let number = Double(word.text), number.isFinite, word.text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) {
+                return .number(JSONNumber(text: word.text))
+            }
+            return .string(word.text)
+        }
+    }
+
+    /// `delete ANCHOR` / `restore ANCHOR`: soft deletion through `deletedAt`.
+    func deleteOrRestoreAnchor(_ invocation: Invocation, delete: Bool) throws -> Bool {
+        guard let entry = anchorEntry(invocation.positionals[0]) else { return false }
+        let store = storeID(entry.store)
+        try performSpaceEdit({ () throws(EditError) in
+            delete ? try session.workspace.planDeleteAnchor(store: store, index: entry.index, now: Date())
+                : try session.workspace.planRestoreAnchor(store: store, index: entry.index)
+        }, at: invocation.positionals[0], text: invocation.text,
+           done: delete ? "deleted \(entry.handle) (soft: deletedAt is set; restore \(entry.handle) clears it)" : "restored \(entry.handle)")
+        return true
+    }
+
+    /// Saves every store with changes; returns the names of what was written.
+    func saveStores(force: Bool, at word: Argument) throws {
+        for (position, entry) in session.workspace.stores.enumerated() where entry.isModified {
+            _ = position
+            let result: HyperbasisStore.SaveResult
+            do {
+                result = try entry.store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun)
+            } catch {
+                throw CommandFailure("cannot save \(entry.store.path): \(error.message)", at: word)
+            }
+            if options.dryRun {
+                for file in result.written { inform("would write \(file) (--dry-run)") }
+                if result.events > 0 { inform("would append \(result.events) event\(result.events == 1 ? "" : "s") (--dry-run)") }
+                continue
+            }
+            session.workspace.markStoreSaved(id: entry.id, as: result.store)
+            for file in result.written { inform("wrote \(file)") }
+            if result.events > 0 { inform("appended \(result.events) event\(result.events == 1 ? "" : "s") to the event logs") }
+        }
+    }
+
+    /// `export space SPACE FILE`: the single-file HBSpace JSON, world map inline (uncompressed).
+    func exportSpace(_ words: [Argument], at name: Argument) throws {
+        guard words.count == 2 else { throw CommandFailure("export space needs SPACE and FILE", at: words.first ?? name) }
+        guard let entry = spaceEntry(words[0]) else { throw CommandFailure("there is no space '\(words[0].text)'", at: words[0]) }
+        let store = session.workspace.stores[entry.store].store
+        let raw: [UInt8]
+        if store.isSingleFile {
+            guard case .string(let encoded)? = entry.space.json["worldMapData"], let data = Data(base64Encoded: encoded) else {
+                throw CommandFailure("\(entry.handle) has no readable worldMapData", at: words[0])
+            }
+            raw = entry.space.isCompressed ? ((try? RawDeflate.inflate([UInt8](data), limit: data.count * HyperbasisStore.inflationLimit)) ?? []) : [UInt8](data)
+        } else {
+            let file = store.path + "/worldmaps/" + entry.space.id.uppercased() + ".bin"
+            let stored: [UInt8]
+            do { stored = try FileIO.read(file) } catch { throw CommandFailure("cannot read \(file): \(error.message)", at: words[0]) }
+            if entry.space.isCompressed {
+                do {
+                    raw = try RawDeflate.inflate(stored, limit: max(1 << 20, stored.count * HyperbasisStore.inflationLimit))
+                } catch {
+                    throw CommandFailure("\(entry.handle)'s world map cannot be inflated: \(error)", at: words[0])
+                }
+            } else {
+                raw = stored
+            }
+        }
+        var object = JSONObject()
+        object["createdAt"] = entry.space.createdAt.map { .string($0) }
+        object["id"] = .string(entry.space.id.uppercased())
+        object["name"] = entry.space.name.map { .string($0) }
+        object["updatedAt"] = entry.space.updatedAt.map { .string($0) }
+        object["worldMapData"] = .string(Data(raw).base64EncodedString())
+        var writer = JSONWriter(capacity: raw.count * 4 / 3 + 256, compact: true)
+        writer.value(.object(object))
+        if options.dryRun {
+            inform("would write \(words[1].text) (\(writer.bytes.count) bytes; --dry-run)")
+            return
+        }
+        do {
+            try FileIO.writeAtomically(writer.bytes, to: words[1].text)
+        } catch {
+            throw CommandFailure("cannot write \(words[1].text): \(error.message)", at: words[1])
+        }
+        inform("wrote \(words[1].text) (\(writer.bytes.count) bytes)")
     }
 }

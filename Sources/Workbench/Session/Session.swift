@@ -18,8 +18,6 @@ public struct HistoryEntry: Sendable {
 /// A script run with `-f` or `source` is one step.
 public struct Session: Sendable {
     public var workspace = Workspace()
-    /// Hyperbasis stores open for inspection (read-only so far).
-    public var stores: [HyperbasisStore] = []
     public private(set) var undoStack: [HistoryEntry] = []
     public private(set) var redoStack: [HistoryEntry] = []
     private var groupDepth = 0
@@ -29,7 +27,15 @@ public struct Session: Sendable {
     public init() {}
 
     public var files: [WorkspaceFile] { workspace.files }
-    public var hasUnsavedChanges: Bool { workspace.files.contains { $0.isModified } }
+    public var hasUnsavedChanges: Bool {
+        workspace.files.contains { $0.isModified } || workspace.stores.contains { $0.isModified }
+    }
+
+    /// Names of what has unsaved changes, files and stores.
+    public var modifiedNames: [String] {
+        workspace.files.filter(\.isModified).map(\.name)
+            + workspace.stores.filter(\.isModified).map { FileIO.baseName(of: $0.store.path) }
+    }
 
     public func file(named name: String) -> WorkspaceFile? {
         workspace.files.first { $0.name == name }

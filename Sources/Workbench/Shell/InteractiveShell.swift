@@ -56,7 +56,7 @@ final class InteractiveShell {
                 // Ctrl-D: leave, unless there is unsaved work and the person says no.
                 if shell.session.hasUnsavedChanges {
                     shell.output.write("\n")
-                    let names = shell.session.files.filter(\.isModified).map(\.name).joined(separator: ", ")
+                    let names = shell.session.modifiedNames.joined(separator: ", ")
                     if shell.confirm?("Unsaved changes in \(names). Quit anyway? [y/N] ") != true { continue }
                 } else {
                     shell.output.write("\n")

@@ -224,7 +224,7 @@ public enum Program {
         }
 
         if !shell.isInteractive && shell.session.hasUnsavedChanges && !shell.quitRequested {
-            let names = shell.session.files.filter(\.isModified).map(\.name).joined(separator: ", ")
+            let names = shell.session.modifiedNames.joined(separator: ", ")
             output.writeError("wb: note: unsaved changes in \(names) were not written (use save)\n")
         }
         (output as? StandardOutput)?.flush()
