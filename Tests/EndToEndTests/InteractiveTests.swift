@@ -36,8 +36,9 @@ final class InteractiveTests: XCTestCase {
             os.kill(pid, 9)
             os.waitpid(pid, 0)
             return out, None, "no prompt within 20 s"
+        prompt = b"wb room> "
         for key, wait in keys:
-            mark = len(out)
+            prompts = out.count(prompt)
             os.write(fd, key)
             if wait:
                 if not pump(wait, 15.0):
@@ -47,6 +48,12 @@ final class InteractiveTests: XCTestCase {
             else:
                 time.sleep(0.3)
                 pump(None, 0.2)
+            # A finished line is followed by the next prompt: only then is the line editor
+            # reading again (keys typed before that race with its switch to raw mode).
+            if key.endswith(b"\r") or key == b"\x03":
+                end = time.time() + 15
+                while out.count(prompt) <= prompts and time.time() < end:
+                    pump(None, 0.05)
         # wb must leave by itself; never wait for ever.
         end = time.time() + 15
         while time.time() < end:
