@@ -284,3 +284,45 @@ final class SpaceSaveTests: XCTestCase {
         XCTAssertEqual(try snapshot(), before, "nothing written by a dry run, nor after undoing everything")
     }
 }
+
+/// Rooms scanned in a space: anchors placed in rooms, drawn on the plan, carried along.
+final class RoomsInSpacesTests: XCTestCase {
+    func testAnchorsStandInAttachedRoomsAndMoveWithThem() throws {
+        let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
+        guard FileManager.default.fileExists(atPath: sample + "/spaces") else {
+            throw XCTSkip("the sample Hyperbasis store is absent (../shared/samples is not beside this checkout)")
+        }
+        let living = try Harness.sample("livingroom-1section.json")
+        let folder = try Harness.temporaryFolder(self)
+        let store = folder.appendingPathComponent("store").path
+        let room = folder.appendingPathComponent("living.json").path
+        try FileManager.default.copyItem(atPath: sample, toPath: store)
+        try FileManager.default.copyItem(atPath: living, toPath: room)
+        _ = try Harness.run(["-R", "u+w", folder.path], executable: URL(fileURLWithPath: "/bin/chmod"))
+
+        let before = try Harness.run(["-q", room, store, "-c", "ls anchors"])
+        XCTAssertTrue(before.stdout.contains("a1      sp1          0.75"), "not attached: no room\n" + before.stdout)
+        let result = try Harness.run(["-q", "--json", room, store, "-c",
+                                      "attach r1 sp1; move r1 0.5 0 --anchors; ls anchors; undo; ls anchors; redo; save"],
+                                     environment: ["LANG": "C.UTF-8", "LC_ALL": ""])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let arrays = result.stdout.components(separatedBy: "\n]\n").filter { $0.contains("[") }.map { $0 + "\n]" }
+        let moved = try JSONSerialization.jsonObject(with: Data(arrays[0].utf8)) as! [[String: Any]]
+        let back = try JSONSerialization.jsonObject(with: Data(arrays[1].utf8)) as! [[String: Any]]
+        XCTAssertEqual(moved[0]["room"] as? String, "r1", "a1 stands in the attached room")
+        XCTAssertEqual((moved[0]["position"] as! [Double])[0], 1.25, accuracy: 1e-6, "carried along with the room")
+        XCTAssertEqual((back[0]["position"] as! [Double])[0], 0.75, accuracy: 1e-6, "one undo takes back room and anchor")
+        XCTAssertTrue(moved[1]["room"] is NSNull, "an anchor of another space stands in no room")
+
+        // Saved: the link lives in the room's sidecar, the anchor moved on disk with a 'moved' event.
+        let reopened = try Harness.run(["-q", room, store, "-c", "ls anchors; plan --width 70"], environment: ["LANG": "C.UTF-8", "LC_ALL": ""])
+        XCTAssertTrue(reopened.stdout.contains("a1      sp1    r1    1.25"), reopened.stdout)
+        XCTAssertTrue(reopened.stdout.contains("◆a1"), "the plan draws the anchor\n" + reopened.stdout)
+        let events = try String(contentsOfFile: store + "/events/3F2C9A4E-8B1D-4E6F-9A7B-1C2D3E4F5A6B/events.jsonl", encoding: .utf8)
+        XCTAssertTrue(events.split(separator: "\n").last?.contains("\"type\":\"moved\",\"version\":4") == true, events)
+
+        let unattached = try Harness.run(["-q", living, "-c", "move r1 1 0 --anchors"])
+        XCTAssertEqual(unattached.status, 1)
+        XCTAssertTrue(unattached.stderr.contains("r1 is in no space: attach it to one first"), unattached.stderr)
+    }
+}

@@ -10,6 +10,8 @@ public struct Sidecar: Sendable, Equatable {
         public var index: Int?
         public var walls: [String]
         public var name: String
+        /// The Hyperbasis space the room was scanned in, if a person said so.
+        public var space: String? = nil
     }
 
     public struct SectionName: Sendable, Equatable {
@@ -34,12 +36,16 @@ public struct Sidecar: Sendable, Equatable {
     }
 
     /// The names in `names`, described by what identifies their rooms and sections.
-    public init(names: [NameKey: String], document: RoomPlanDocument) {
+    public init(names: [NameKey: String], document: RoomPlanDocument, spaceLinks: [Scope: String] = [:]) {
+        for (scope, space) in spaceLinks.sorted(by: { "\($0.key)" < "\($1.key)" }) where names[.room(scope)] == nil {
+            let walls = document.room(scope)?.walls.map(\.identifier) ?? []
+            rooms.append(RoomName(index: Self.scopeIndex(scope), walls: walls, name: "", space: space))
+        }
         for (key, name) in names.sorted(by: { "\($0.key)" < "\($1.key)" }) {
             switch key {
             case .room(let scope):
                 let walls = document.room(scope)?.walls.map(\.identifier) ?? []
-                rooms.append(RoomName(index: Self.scopeIndex(scope), walls: walls, name: name))
+                rooms.append(RoomName(index: Self.scopeIndex(scope), walls: walls, name: name, space: spaceLinks[scope]))
             case .section(let scope, let index):
                 guard let section = document.room(scope)?.sections[safe: index] else { continue }
                 sections.append(SectionName(room: Self.scopeIndex(scope), center: section.center, story: section.story, name: name))
@@ -47,23 +53,35 @@ public struct Sidecar: Sendable, Equatable {
         }
     }
 
+    /// Which space each room was scanned in, matched as names are.
+    public func spaceLinks(for document: RoomPlanDocument) -> [Scope: String] {
+        var result: [Scope: String] = [:]
+        for room in rooms {
+            if let space = room.space, let scope = Self.bestScope(document, walls: room.walls, index: room.index) { result[scope] = space }
+        }
+        return result
+    }
+
+    static func bestScope(_ document: RoomPlanDocument, walls: [String], index: Int?) -> Scope? {
+        let scopes = document.roomScopes
+        let wanted = Set(walls)
+        var best: (Scope, Int)?
+        for scope in scopes {
+            let overlap = Set(document.room(scope)?.walls.map(\.identifier) ?? []).intersection(wanted).count
+            if overlap > 0 && overlap > (best?.1 ?? 0) { best = (scope, overlap) }
+        }
+        if let best { return best.0 }
+        if case .room = document, index == nil { return .capture }
+        if let index, scopes.indices.contains(index) { return scopes[index] }
+        return nil
+    }
+
     /// Finds, for each saved name, the room or section it belongs to now.
     public func names(for document: RoomPlanDocument) -> [NameKey: String] {
         var result: [NameKey: String] = [:]
         let scopes = document.roomScopes
-        func bestScope(walls: [String], index: Int?) -> Scope? {
-            let wanted = Set(walls)
-            var best: (Scope, Int)?
-            for scope in scopes {
-                let overlap = Set(document.room(scope)?.walls.map(\.identifier) ?? []).intersection(wanted).count
-                if overlap > 0 && overlap > (best?.1 ?? 0) { best = (scope, overlap) }
-            }
-            if let best { return best.0 }
-            if case .room = document, index == nil { return .capture }
-            if let index, scopes.indices.contains(index) { return scopes[index] }
-            return nil
-        }
-        for room in rooms {
+        func bestScope(walls: [String], index: Int?) -> Scope? { Self.bestScope(document, walls: walls, index: index) }
+        for room in rooms where !room.name.isEmpty {
             if let scope = bestScope(walls: room.walls, index: room.index) { result[.room(scope)] = room.name }
         }
         for section in sections {
@@ -85,7 +103,8 @@ public struct Sidecar: Sendable, Equatable {
         var writer = JSONWriter(capacity: 4096)
         writer.beginObject()
         writer.key("about")
-        writer.string("Names given to rooms and sections of \(fileName) with wb; RoomPlan's JSON has no place for them.")
+        writer.string("What wb keeps for rooms and sections of \(fileName) that RoomPlan's JSON has no place for: "
+                      + "free-text names, and the Hyperbasis space each room was scanned in.")
         writer.key("file")
         writer.string(fileName)
         writer.key("format")
@@ -98,8 +117,14 @@ public struct Sidecar: Sendable, Equatable {
                 writer.key("index")
                 writer.int(index)
             }
-            writer.key("name")
-            writer.string(room.name)
+            if !room.name.isEmpty {
+                writer.key("name")
+                writer.string(room.name)
+            }
+            if let space = room.space {
+                writer.key("space")
+                writer.string(space)
+            }
             writer.key("walls")
             writer.beginArray()
             for wall in room.walls { writer.string(wall) }
@@ -146,6 +171,7 @@ public struct Sidecar: Sendable, Equatable {
                                 switch key {
                                 case "index": room.index = try reader.readInt()
                                 case "name": room.name = try reader.readString()
+                                case "space": room.space = try reader.readString()
                                 case "walls": try reader.readArray { reader, _ in room.walls.append(try reader.readString()) }
                                 default: try reader.skipValue()
                                 }

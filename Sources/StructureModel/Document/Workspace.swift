@@ -39,6 +39,9 @@ public struct WorkspaceFile: Sendable {
     /// Free-text names of rooms and sections; RoomPlan has no place for them, so they live
     /// in a sidecar file next to the RoomPlan file (see `Sidecar`).
     public var names: [NameKey: String] = [:]
+    /// For each room, the Hyperbasis space (its id) it was scanned in: the same coordinate
+    /// frame, so that space's anchors can be placed in the room. Kept in the sidecar too.
+    public var spaceLinks: [Scope: String] = [:]
     /// Whether a sidecar was read or must be written (names once given stay saved).
     public var hasSidecar = false
     /// The state the file is in; a new number after every change, the old one after undo.
@@ -145,6 +148,7 @@ public struct Workspace: Sendable {
         handles.assign(file)
         if let sidecar {
             file.names = sidecar.names(for: document)
+            file.spaceLinks = sidecar.spaceLinks(for: document)
             file.hasSidecar = true
         }
         files.append(file)
@@ -161,7 +165,7 @@ public struct Workspace: Sendable {
         guard let index = fileIndex(id: id) else { return }
         files[index].savedState = files[index].state
         files[index].stamp = stamp
-        if !files[index].names.isEmpty { files[index].hasSidecar = true }
+        if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty { files[index].hasSidecar = true }
     }
 
     // MARK: Finding elements
@@ -256,6 +260,9 @@ public struct Workspace: Sendable {
         case .name(let file, let key, var name):
             swap(&files[f].names[key], &name)
             change = .name(file: file, key, name)
+        case .spaceLink(let file, let scope, var space):
+            swap(&files[f].spaceLinks[scope], &space)
+            change = .spaceLink(file: file, scope, space)
         case .space, .anchor:
             break
         }
@@ -348,6 +355,8 @@ public enum Change: Sendable {
     /// A Hyperbasis space's record (its JSON) in an open store.
     indirect case space(store: Int, index: Int, SpaceRecord)
     indirect case anchor(store: Int, index: Int, AnchorRecord)
+    /// Which space a room was scanned in.
+    case spaceLink(file: Int, Scope, String?)
 
     /// The open file or store it changes.
     public var file: Int {
@@ -355,7 +364,7 @@ public enum Change: Sendable {
         case .element(let path, _), .transform(let path, _), .center(let path, _), .story(let path, _),
              .remove(let path, _), .insert(let path, _):
             return path.file
-        case .name(let file, _, _), .space(let file, _, _), .anchor(let file, _, _):
+        case .name(let file, _, _), .space(let file, _, _), .anchor(let file, _, _), .spaceLink(let file, _, _):
             return file
         }
     }

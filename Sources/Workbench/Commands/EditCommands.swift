@@ -108,6 +108,7 @@ extension Shell {
             CommandSpec(
                 "elevate",
                 arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DY", .number)],
+                options: [OptionSpec("--anchors", help: "carry along the anchors standing in the room (see attach)")],
                 summary: "shift a room vertically, in metres (80cm, 3ft also work)",
                 edits: true
             ) { invocation in
@@ -121,6 +122,7 @@ extension Shell {
                 "move",
                 arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DX", .number), ArgumentSpec("DZ", .number),
                             ArgumentSpec("DY", .number, .optional)],
+                options: [OptionSpec("--anchors", help: "carry along the anchors standing in the room (see attach)")],
                 summary: "translate a room, in metres along world X, Z (and Y)",
                 details: "Every surface, object and section centre of the room moves rigidly; so do their structure-level copies.",
                 edits: true
@@ -138,7 +140,8 @@ extension Shell {
                 "rotate",
                 arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("DEGREES", .number)],
                 options: [OptionSpec("--about", value: .number, valueName: "X Z", valueCount: 2,
-                                     help: "the point to turn about, world X and Z (default: the room's middle)")],
+                                     help: "the point to turn about, world X and Z (default: the room's middle)"),
+                          OptionSpec("--anchors", help: "carry along the anchors standing in the room (see attach)")],
                 summary: "turn a room about the vertical axis (counter-clockwise seen from above)",
                 details: "Quarter turns are exact: transforms stay orthonormal however many times a room is turned.",
                 edits: true
@@ -219,8 +222,17 @@ extension Shell {
     }
 
     func moveRoom(_ room: Identity, _ motion: RigidMotion, invocation: Invocation, done: String) throws {
-        let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) },
+        var plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) },
                                  at: invocation.positionals[0])
+        if invocation.flag("--anchors") {
+            guard session.workspace.file(id: room.file)?.spaceLinks[room.scope] != nil else {
+                throw CommandFailure("\(handleText(room)) is in no space: attach it to one first (attach ROOM SPACE)", at: invocation.positionals[0])
+            }
+            // Which anchors stand in the room is decided before the room moves.
+            let anchors = session.workspace.anchorChanges(for: room, motion: motion)
+            plan.changes += anchors
+            plan.notes.append("\(anchors.count) anchor\(anchors.count == 1 ? "" : "s") moved with the room")
+        }
         try perform(plan, text: invocation.text, done: done)
     }
 

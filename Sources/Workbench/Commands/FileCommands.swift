@@ -66,7 +66,7 @@ extension Shell {
         let size = file.stamp?.size ?? 0
         let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, size + size / 8))
         let sidecarPath = Sidecar.path(for: path)
-        let writesSidecar = !file.names.isEmpty || (file.hasSidecar && path == file.path)
+        let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || (file.hasSidecar && path == file.path)
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
@@ -75,7 +75,7 @@ extension Shell {
         do {
             try FileIO.writeAtomically(bytes, to: path)
             if writesSidecar {
-                let sidecar = Sidecar(names: file.names, document: file.document)
+                let sidecar = Sidecar(names: file.names, document: file.document, spaceLinks: file.spaceLinks)
                 try FileIO.writeAtomically(sidecar.encoded(fileName: FileIO.baseName(of: path)), to: sidecarPath)
             }
         } catch {

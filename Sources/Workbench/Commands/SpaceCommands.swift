@@ -58,6 +58,11 @@ extension Shell {
         anchorEntries.first { $0.handle == word.text || $0.anchor.id.uppercased() == word.text.uppercased() }
     }
 
+    /// The room an anchor stands in, among the rooms attached to its space.
+    func roomHandle(of anchor: AnchorRecord) -> String? {
+        session.workspace.room(containing: anchor).flatMap { session.workspace.handles.handle(for: $0) }
+    }
+
     func spaceHandle(_ id: String) -> String? {
         spaceEntries.first { $0.space.id == id }?.handle
     }
@@ -108,6 +113,7 @@ extension Shell {
                     JSONMember("identifier", .string(a.id)), JSONMember("space", .string(spaceHandle(a.spaceId) ?? a.spaceId)),
                     JSONMember("position", position), JSONMember("metadata", .object(a.metadata)),
                     JSONMember("deleted", .bool(a.isDeleted)), JSONMember("version", version(entry).map { .number(JSONNumber($0)) } ?? .null),
+                    JSONMember("room", roomHandle(of: a).map { .string($0) } ?? .null),
                 ]))
             }))
         }
@@ -122,10 +128,10 @@ extension Shell {
                 default: return "\(member.key)=…"
                 }
             }.joined(separator: " ")
-            return [entry.handle, spaceHandle(a.spaceId) ?? a.spaceId, position, a.isDeleted ? "deleted" : "live",
+            return [entry.handle, spaceHandle(a.spaceId) ?? a.spaceId, roomHandle(of: a) ?? "", position, a.isDeleted ? "deleted" : "live",
                     version(entry).map(String.init) ?? "", metadata]
         }
-        return renderTable(["anchor", "space", "position x, y, z", "state", "version", "metadata"], rows, numeric: [4])
+        return renderTable(["anchor", "space", "room", "position x, y, z", "state", "version", "metadata"], rows, numeric: [5])
     }
 
     /// `show sp1`: the space and what its world map holds; `show a1`: an anchor and its history.
@@ -178,6 +184,37 @@ extension Shell {
 
     static func spaceCommands() -> [CommandSpec] {
         [
+            CommandSpec(
+                "attach",
+                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("SPACE", .text)],
+                summary: "say that a room was scanned in a Hyperbasis space (same coordinate frame)",
+                details: """
+                    Then ls anchors says which room each of the space's anchors stands in, plan draws them, and
+                    move, rotate and elevate carry them along with --anchors. Kept in the room file's sidecar
+                    (flat.wb.json) when it is saved; detach ROOM undoes it.
+                    """,
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
+                guard let entry = shell.spaceEntry(invocation.positionals[1]) else {
+                    throw CommandFailure("there is no space '\(invocation.positionals[1].text)' (open a Hyperbasis store first)",
+                                         at: invocation.positionals[1])
+                }
+                try shell.perform(shell.session.workspace.planLink(room: room, space: entry.space.id), text: invocation.text,
+                                  done: "\(shell.handleText(room)) was scanned in \(entry.handle)")
+            },
+            CommandSpec(
+                "detach",
+                arguments: [ArgumentSpec("ROOM", .reference([.room]))],
+                summary: "forget which space a room was scanned in",
+                edits: true
+            ) { invocation in
+                let shell = invocation.shell
+                let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
+                try shell.perform(shell.session.workspace.planLink(room: room, space: nil), text: invocation.text,
+                                  done: "\(shell.handleText(room)) is in no space")
+            },
             CommandSpec(
                 "validate",
                 arguments: [ArgumentSpec("SPACE", .text)],

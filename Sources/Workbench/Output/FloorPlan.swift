@@ -195,6 +195,18 @@ extension Shell {
         for (door, _) in doors {
             canvas.span(from: cell(door.start), to: cell(door.end)) { _ in unicode ? "░" : "." }
         }
+        // Anchors of the spaces these rooms were scanned in, where they stand.
+        var anchorCount = 0
+        for entry in anchorEntries where !entry.anchor.isDeleted {
+            guard let room = session.workspace.room(containing: entry.anchor), chosen.contains(room),
+                  let t = entry.anchor.transform else { continue }
+            let (x, y) = cell(PlanPoint(x: t.translation.x, z: t.translation.z))
+            let cx = Int(x.rounded()), cy = Int(y.rounded())
+            guard canvas.inside(cx, cy) else { continue }
+            canvas.overlay[cy][cx] = unicode ? "◆" : "*"
+            canvas.label(entry.handle, at: cx + 1 + entry.handle.count / 2, cy)
+            anchorCount += 1
+        }
         for (text, point) in labels {
             let (x, y) = cell(point)
             canvas.label(text, at: Int(x.rounded()), Int(y.rounded()))
@@ -202,6 +214,7 @@ extension Shell {
         var text = canvas.text
         let metresPerColumn = 1 / columnsPerMetre
         text += unicode ? "─ wall  ░ door  ═ window" : "- wall  . door  = window"
+        if anchorCount > 0 { text += unicode ? "  ◆ anchor" : "  * anchor" }
         text += "   story \(story)" + (stories.count > 1 ? " of \(stories.map(String.init).joined(separator: ", "))" : "")
         text += "   1 column = \(formatted(metresPerColumn, digits: 2)) m, x → right, z ↓\n"
         if !unicode { text = text.replacingOccurrences(of: "→", with: "->").replacingOccurrences(of: "↓", with: "down") }

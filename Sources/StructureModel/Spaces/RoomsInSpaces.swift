@@ -1,0 +1,65 @@
+/// Rooms scanned in a Hyperbasis space share its coordinate frame, so its anchors can be
+/// placed in them: which room an anchor stands in, and which anchors move with a room.
+extension Workspace {
+    /// The room's outline in plan: its floors, or the hull of its walls' ends without floors.
+    public func outline(of room: Identity) -> [[PlanPoint]] {
+        guard let captured = file(id: room.file)?.document.room(room.scope) else { return [] }
+        let floors = captured.floors.map(\.planPolygon).filter { $0.count >= 3 }
+        if !floors.isEmpty { return floors }
+        let ends = captured.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
+        let hull = convexHull(ends)
+        return hull.count >= 3 ? [hull] : []
+    }
+
+    /// The rooms linked to a space (by its id).
+    public func rooms(inSpace id: String) -> [Identity] {
+        var result: [Identity] = []
+        for file in files {
+            for (scope, space) in file.spaceLinks where space.uppercased() == id.uppercased() {
+                result.append(Identity(file: file.id, scope: scope, kind: .room, key: ""))
+            }
+        }
+        return result.sorted { ($0.file, "\($0.scope)") < ($1.file, "\($1.scope)") }
+    }
+
+    /// The linked room whose outline contains the anchor's position, if any.
+    public func room(containing anchor: AnchorRecord) -> Identity? {
+        guard let t = anchor.transform else { return nil }
+        let point = PlanPoint(x: t.translation.x, z: t.translation.z)
+        return rooms(inSpace: anchor.spaceId).first { room in outline(of: room).contains { contains($0, point) } }
+    }
+
+    /// Changes that carry along, by the same motion, the live anchors standing in a room.
+    public func anchorChanges(for room: Identity, motion: RigidMotion) -> [Change] {
+        guard let space = file(id: room.file)?.spaceLinks[room.scope] else { return [] }
+        var changes: [Change] = []
+        for entry in stores {
+            for (index, anchor) in entry.store.anchors.enumerated()
+            where anchor.spaceId.uppercased() == space.uppercased() && !anchor.isDeleted && self.room(containing: anchor) == room {
+                guard let t = anchor.transform else { continue }
+                changes.append(.anchor(store: entry.id, index: index, anchor.with(transform: motion.apply(to: t))))
+            }
+        }
+        return changes
+    }
+
+    public func planLink(room: Identity, space: String?) -> EditPlan {
+        if file(id: room.file)?.spaceLinks[room.scope] == space { return EditPlan() }
+        return EditPlan(changes: [.spaceLink(file: room.file, room.scope, space)])
+    }
+}
+
+/// Ray casting: whether `point` lies inside `polygon`.
+func contains(_ polygon: [PlanPoint], _ point: PlanPoint) -> Bool {
+    var inside = false
+    var j = polygon.count - 1
+    for i in polygon.indices {
+        let a = polygon[i], b = polygon[j]
+        if (a.z > point.z) != (b.z > point.z) {
+            let x = a.x + (point.z - a.z) / (b.z - a.z) * (b.x - a.x)
+            if point.x < x { inside.toggle() }
+        }
+        j = i
+    }
+    return inside
+}
