@@ -72,9 +72,26 @@ final class SpaceTests: XCTestCase {
         XCTAssertEqual(spaces[0]["isCompressed"] as? Bool, true)
         let anchors = try Harness.run(["-q", path, "-c", "ls anchors; show a1; validate sp1"])
         XCTAssertEqual(anchors.status, 0, anchors.stderr)
-        XCTAssertTrue(anchors.stdout.contains("a1      sp1    0.75, 1.20, -2.00   live           3"), anchors.stdout)
+        XCTAssertTrue(anchors.stdout.contains("a1      sp1          0.75, 1.20, -2.00   live           3"), anchors.stdout)
         XCTAssertTrue(anchors.stdout.contains("event v2        moved at 2025-12-02T16:03:20Z"), anchors.stdout)
         XCTAssertTrue(anchors.stdout.contains("sp1: valid (ARWorldMap version 3, 1 ARAnchor"), anchors.stdout)
+    }
+
+    func testAnchorsWhere() throws {
+        let path = try sampleStore()
+        func handles(_ expression: String) throws -> [String] {
+            let result = try Harness.run(["-q", "--json", path, "-c", "ls anchors where \(expression)"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]).map { $0["handle"] as! String }
+        }
+        XCTAssertEqual(try handles("color = yellow"), ["a1"], "a metadata key")
+        XCTAssertEqual(try handles("state = deleted and priority >= 2"), ["a2"], "numeric metadata compares as a number")
+        XCTAssertEqual(try handles("x > 0"), ["a1"])
+        XCTAssertEqual(try handles("text ~ BOB or version = 3"), ["a1", "a2"])
+        XCTAssertEqual(try handles("deleted = false"), ["a1"])
+        let bad = try Harness.run(["-q", path, "-c", "ls anchors where x > chair"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("-c:1:22: error: x is a length; 'chair' is not one"), bad.stderr)
     }
 
     func testDamagedFilesAreReportedAndTheRestOpens() throws {

@@ -26,12 +26,12 @@ public struct QueryError: Error, Sendable, Equatable {
 /// case; `=` with `*` or `?` is a glob. Lengths take units (`2m`, `80cm`, `3ft`, `10in`),
 /// confidence compares in order (low < medium < high). A row without the field never matches.
 public struct Query: Sendable {
-    let predicate: @Sendable (Row) -> Bool
+    let predicate: @Sendable (any QueryRow) -> Bool
 
-    public func matches(_ row: Row) -> Bool { predicate(row) }
+    public func matches(_ row: any QueryRow) -> Bool { predicate(row) }
 
-    public static func compile(_ words: [QueryWord]) throws(QueryError) -> Query {
-        var parser = QueryParser(tokens: try QueryParser.tokenize(words))
+    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements) throws(QueryError) -> Query {
+        var parser = QueryParser(tokens: try QueryParser.tokenize(words), schema: schema)
         let predicate = try parser.parseOr()
         if let extra = parser.peek() {
             throw QueryError(message: extra.kind == .rightParen ? "a ')' without its '('" : "expected 'and' or 'or', found '\(extra.text)'",
@@ -53,9 +53,47 @@ struct QueryToken {
     var offset: Int
 }
 
+/// What a row can be asked: anything listings show.
+public protocol QueryRow {
+    func value(_ field: String) -> FieldValue?
+}
+
+extension Row: QueryRow {}
+
+/// The fields a kind of row has, for checking an expression before it runs.
+public struct QuerySchema: Sendable {
+    public enum FieldKind: Sendable {
+        case length, area, number, confidence, text, flag, reference, category
+        /// Compared as a number when both sides are numbers, else as text (anchor metadata).
+        case dynamic
+    }
+
+    public var fields: [String: FieldKind]
+    /// Whether a name not in `fields` is allowed (as `dynamic`), like metadata keys.
+    public var openEnded: Bool
+    public var suggestions: [String]
+
+    public init(fields: [String: FieldKind], openEnded: Bool, suggestions: [String]) {
+        self.fields = fields
+        self.openEnded = openEnded
+        self.suggestions = suggestions
+    }
+
+    public static let elements: QuerySchema = {
+        var fields: [String: FieldKind] = [
+            "width": .length, "height": .length, "depth": .length, "area": .area, "story": .number,
+            "confidence": .confidence, "open": .flag, "room": .reference, "section": .reference, "parent": .reference,
+            "handle": .reference, "category": .category, "label": .text, "name": .text, "kind": .text, "identifier": .text,
+        ]
+        for attribute in Query.attributeNames { fields[attribute] = .text }
+        return QuerySchema(fields: fields, openEnded: false, suggestions: Row.fieldNames + Query.attributeNames)
+    }()
+}
+
 struct QueryParser {
     var tokens: [QueryToken]
     var position = 0
+    var schema: QuerySchema = .elements
 
     static let operators = ["<=", ">=", "!=", "=", "<", ">", "~", "=="]
 
@@ -122,7 +160,7 @@ struct QueryParser {
         token?.kind == .word && token?.text.lowercased() == word
     }
 
-    mutating func parseOr() throws(QueryError) -> @Sendable (Row) -> Bool {
+    mutating func parseOr() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         var left = try parseAnd()
         while isKeyword(peek(), "or") {
             position += 1
@@ -133,7 +171,7 @@ struct QueryParser {
         return left
     }
 
-    mutating func parseAnd() throws(QueryError) -> @Sendable (Row) -> Bool {
+    mutating func parseAnd() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         var left = try parseNot()
         while isKeyword(peek(), "and") {
             position += 1
@@ -144,7 +182,7 @@ struct QueryParser {
         return left
     }
 
-    mutating func parseNot() throws(QueryError) -> @Sendable (Row) -> Bool {
+    mutating func parseNot() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         if isKeyword(peek(), "not") {
             position += 1
             let inner = try parseNot()
@@ -153,7 +191,7 @@ struct QueryParser {
         return try parsePrimary()
     }
 
-    mutating func parsePrimary() throws(QueryError) -> @Sendable (Row) -> Bool {
+    mutating func parsePrimary() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         guard let token = next() else { throw endError("the expression ends where a comparison should be, like category = chair") }
         if token.kind == .leftParen {
             let inner = try parseOr()
@@ -177,31 +215,21 @@ struct QueryParser {
         return try comparison(field: token, op: op, value: value)
     }
 
-    private enum FieldType { case length, area, number, confidence, text, flag, reference, category }
+    private typealias FieldType = QuerySchema.FieldKind
 
     private func fieldType(_ field: QueryToken) throws(QueryError) -> (String, FieldType) {
         let name = field.text
-        switch name {
-        case "width", "height", "depth": return (name, .length)
-        case "area": return (name, .area)
-        case "story": return (name, .number)
-        case "confidence": return (name, .confidence)
-        case "open": return (name, .flag)
-        case "room", "section", "parent", "handle": return (name, .reference)
-        case "category": return (name, .category)
-        case "label", "name", "kind", "identifier": return (name, .text)
-        default:
-            if let attribute = Query.attributeNames.first(where: { $0.lowercased() == name.lowercased() }) {
-                return (attribute, .text)
-            }
-            let known = Row.fieldNames + Query.attributeNames
-            let scored = known.map { ($0, editDistance($0.lowercased(), name.lowercased())) }.min { $0.1 < $1.1 }
-            let hint = scored.flatMap { $0.1 <= max(2, name.count / 3) ? " (did you mean \($0.0)?)" : nil } ?? ""
-            throw QueryError(message: "unknown field '\(name)'\(hint)", word: field.word, offset: field.offset)
+        if let kind = schema.fields[name] { return (name, kind) }
+        if let match = schema.fields.keys.first(where: { $0.lowercased() == name.lowercased() }) {
+            return (match, schema.fields[match]!)
         }
+        if schema.openEnded { return (name, .dynamic) }
+        let scored = schema.suggestions.map { ($0, editDistance($0.lowercased(), name.lowercased())) }.min { $0.1 < $1.1 }
+        let hint = scored.flatMap { $0.1 <= max(2, name.count / 3) ? " (did you mean \($0.0)?)" : nil } ?? ""
+        throw QueryError(message: "unknown field '\(name)'\(hint)", word: field.word, offset: field.offset)
     }
 
-    private func comparison(field: QueryToken, op: QueryToken, value: QueryToken) throws(QueryError) -> @Sendable (Row) -> Bool {
+    private func comparison(field: QueryToken, op: QueryToken, value: QueryToken) throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         let (name, type) = try fieldType(field)
         let o = op.text
         @Sendable func ordered(_ a: Double, _ b: Double) -> Bool {
@@ -251,13 +279,33 @@ struct QueryParser {
                 return ordered(Double(r), rank)
             }
         case .flag:
-            guard o == "=" || o == "!=" else { throw QueryError(message: "open is true or false: use = or !=", word: op.word, offset: op.offset) }
+            guard o == "=" || o == "!=" else { throw QueryError(message: "\(name) is true or false: use = or !=", word: op.word, offset: op.offset) }
             guard let flag = ["true": true, "false": false, "yes": true, "no": false][value.text.lowercased()] else {
-                throw bad("open is true or false, not '\(value.text)'")
+                throw bad("\(name) is true or false, not '\(value.text)'")
             }
             return { row in
-                guard case .flag(let v)? = row.value("open") else { return false }
+                guard case .flag(let v)? = row.value(name) else { return false }
                 return o == "=" ? v == flag : v != flag
+            }
+        case .dynamic:
+            let wanted = value.text, lowered = wanted.lowercased()
+            let number = Self.decimal(wanted)
+            return { row in
+                switch row.value(name) {
+                case .number(let v)?, .length(let v)?, .area(let v)?:
+                    guard let number else { return o == "!=" }
+                    return ordered(v, number)
+                case let v?:
+                    let text = v.display.lowercased()
+                    switch o {
+                    case "~": return text.contains(lowered)
+                    case "=": return text == lowered
+                    case "!=": return text != lowered
+                    default: return false
+                    }
+                case nil:
+                    return false
+                }
             }
         case .text, .category, .reference:
             if ["<", "<=", ">", ">="].contains(o) {

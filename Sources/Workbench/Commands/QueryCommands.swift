@@ -160,10 +160,11 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 if let first = invocation.positionals.first, first.text == "spaces" || first.text == "anchors" {
-                    if invocation.positionals.count > 1 {
-                        throw CommandFailure("where-expressions over \(first.text) are not supported yet", at: invocation.positionals[1])
+                    if first.text == "spaces", invocation.positionals.count > 1 {
+                        throw CommandFailure("ls spaces takes no where-expression (ls anchors does)", at: invocation.positionals[1])
                     }
-                    shell.output.write(first.text == "spaces" ? shell.listSpaces() : shell.listAnchors())
+                    shell.output.write(first.text == "spaces" ? shell.listSpaces()
+                                       : try shell.listAnchors(where: Array(invocation.positionals.dropFirst())))
                     return
                 }
                 let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: .room, requireWhere: false,

@@ -97,11 +97,72 @@ extension Shell {
                            rows, numeric: [5, 6, 8, 9])
     }
 
-    func listAnchors() -> String {
-        let entries = anchorEntries
+    /// What `ls anchors where ...` can ask of an anchor; any other name is a metadata key.
+    struct AnchorRow: QueryRow {
+        var handle: String
+        var space: String
+        var room: String?
+        var anchor: AnchorRecord
+        var version: Int?
+
+        func value(_ field: String) -> FieldValue? {
+            switch field {
+            case "handle": return .reference(handle)
+            case "space": return .reference(space)
+            case "room": return room.map { .reference($0) }
+            case "identifier": return .text(anchor.id)
+            case "state": return .text(anchor.isDeleted ? "deleted" : "live")
+            case "deleted": return .flag(anchor.isDeleted)
+            case "version": return version.map { .number(Double($0)) }
+            case "x": return anchor.transform.map { .length(Double($0[12])) }
+            case "y": return anchor.transform.map { .length(Double($0[13])) }
+            case "z": return anchor.transform.map { .length(Double($0[14])) }
+            default:
+                switch anchor.metadata[field] {
+                case .string(let text)?: return .text(text)
+                case .number(let number)?: return .number(number.doubleValue)
+                case .bool(let flag)?: return .text(flag ? "true" : "false")
+                case .null?: return .text("null")
+                default: return nil
+                }
+            }
+        }
+
+        static let schema = QuerySchema(
+            fields: ["handle": .reference, "space": .reference, "room": .reference, "identifier": .text, "state": .text,
+                     "deleted": .flag, "version": .number, "x": .length, "y": .length, "z": .length],
+            openEnded: true, suggestions: [])
+    }
+
+    func listAnchors(where words: [Argument] = []) throws -> String {
+        var entries = anchorEntries
         func version(_ entry: (handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int? {
             session.workspace.stores[entry.store].store.events[entry.anchor.spaceId]?.filter { $0.anchorId == entry.anchor.id }.map(\.version).max()
         }
+        if let whereWord = words.first {
+            guard whereWord.text == "where", words.count > 1 else {
+                throw CommandFailure("expected 'where' and an expression, like where color = yellow", at: whereWord)
+            }
+            let expression = Array(words.dropFirst())
+            let query: Query
+            do {
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }, schema: AnchorRow.schema)
+            } catch {
+                let word = expression[min(error.word, expression.count - 1)]
+                var location = word.location
+                location.column += error.offset + (word.quoted ? 1 : 0)
+                throw CommandFailure(error.message, at: Argument(text: word.text, location: location))
+            }
+            entries = entries.filter { entry in
+                query.matches(AnchorRow(handle: entry.handle, space: spaceHandle(entry.anchor.spaceId) ?? entry.anchor.spaceId,
+                                        room: roomHandle(of: entry.anchor), anchor: entry.anchor, version: version(entry)))
+            }
+        }
+        return renderAnchors(entries, version: version)
+    }
+
+    private func renderAnchors(_ entries: [(handle: String, store: Int, index: Int, anchor: AnchorRecord)],
+                               version: ((handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int?) -> String {
         if options.json {
             return renderJSON(.array(entries.map { entry in
                 let a = entry.anchor
