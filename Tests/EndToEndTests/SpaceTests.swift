@@ -104,6 +104,9 @@ final class SpaceTests: XCTestCase {
         try Data(orphan.utf8).write(to: URL(fileURLWithPath: store + "/anchors/11111111-2222-4333-8444-555555555555.json"))
         try fm.moveItem(atPath: store + "/anchors/0D9E8F7A-6B5C-4D3E-8F2A-1B0C9D8E7F6A.json",
                         toPath: store + "/anchors/0d9e8f7a-6b5c-4d3e-8f2a-1b0c9d8e7f6a.json")
+        let deleted = store + "/anchors/7C6B5A49-3827-4165-9F8E-7D6C5B4A3928.json"
+        let whole = try Data(contentsOf: URL(fileURLWithPath: deleted))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: deleted))
         let events = store + "/events/\(Self.spaceA)/events.jsonl"
         var log = try Data(contentsOf: URL(fileURLWithPath: events))
         log.append(Data("{\"anchorId\":\"0D9E8F7A".utf8))
@@ -118,6 +121,9 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(problems.contains("its space 99999999-9999-4999-8999-999999999999 does not exist"), problems)
         XCTAssertTrue(problems.contains("0d9e8f7a-6b5c-4d3e-8f2a-1b0c9d8e7f6a.json: a lower-case file name"), problems)
         XCTAssertTrue(problems.contains("events.jsonl:4: the last line is torn"), problems)
+        XCTAssertTrue(problems.contains("7C6B5A49-3827-4165-9F8E-7D6C5B4A3928.json:1:") && problems.contains("this anchor is skipped"), problems)
+        XCTAssertEqual(Set(loaded.anchors.map(\.id)), ["0D9E8F7A-6B5C-4D3E-8F2A-1B0C9D8E7F6A", "11111111-2222-4333-8444-555555555555"],
+                       "the truncated anchor is skipped, the others open")
 
         let result = try Harness.run(["-q", store, "-c", "ls spaces"])
         XCTAssertEqual(result.status, 0, "warnings, not errors")
