@@ -123,6 +123,24 @@ final class ShellTests: XCTestCase {
         XCTAssertEqual(shell.completions(forLinePrefix: "source \(folder.path)/scans"), ["\(folder.path)/scans/"])
     }
 
+    func testCompletionOfHandlesLabelsFieldsAndExpressions() {
+        let (shell, _) = shell()
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 3))
+        shell.session.workspace.add(path: "/nonexistent/home.json", document: .structure(building.structure), stamp: nil, diagnostics: [])
+        XCTAssertEqual(shell.completions(forLinePrefix: "move r"), ["r1", "r2", "r3"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "label r1 bed"), ["bedroom"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "find objects where categ"), ["category"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "find objects where category = ref"), ["refrigerator"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "find objects where confidence < h"), ["high"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "ls wi"), ["windows"])
+        let chair = building.structure.rooms.flatMap(\.objects).firstIndex { $0.category == .chair }
+        if let chair {
+            XCTAssertEqual(shell.completions(forLinePrefix: "set o\(chair + 1) ChairT"), ["ChairType"])
+            XCTAssertEqual(shell.completions(forLinePrefix: "set o\(chair + 1) ChairType s"), ["stool", "swivel"])
+        }
+        XCTAssertEqual(shell.completions(forLinePrefix: "set d1 "), ["confidence", "open"])
+    }
+
     func testNearestNames() {
         XCTAssertEqual(editDistance("lable", "label"), 1)
         XCTAssertEqual(editDistance("", "abc"), 3)

@@ -247,7 +247,7 @@ extension Shell {
         [
             CommandSpec(
                 "attach",
-                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("SPACE", .text)],
+                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("SPACE", .reference([]))],
                 summary: "say that a room was scanned in a Hyperbasis space (same coordinate frame)",
                 details: """
                     Then ls anchors says which room each of the space's anchors stands in, plan draws them, and
@@ -278,7 +278,7 @@ extension Shell {
             },
             CommandSpec(
                 "validate",
-                arguments: [ArgumentSpec("SPACE", .text)],
+                arguments: [ArgumentSpec("SPACE", .reference([]))],
                 summary: "check a space's world map as the SDK's validate() would",
                 details: "The map must inflate (when isCompressed), be a keyed archive with an ARWorldMap root, of a version ARKit reads (3 or older), with trackingData."
             ) { invocation in

@@ -92,7 +92,9 @@ extension Shell {
             let table = session.workspace.handles
             let handles = kinds.flatMap { table.order[$0] ?? [] }.compactMap { table.handle(for: $0) }
             let names = session.files.flatMap { $0.names.values }.filter { !$0.contains(" ") }
-            return (handles + names).filter { $0.hasPrefix(prefix) }.sorted(by: handleOrder)
+            // Spaces and anchors take the shared verbs too (name, move, set, delete, restore, show).
+            let spaces = spaceEntries.map(\.handle) + anchorEntries.map(\.handle)
+            return (handles + names + spaces).filter { $0.hasPrefix(prefix) }.sorted(by: handleOrder)
         case .field:
             return fieldNames(for: words.first).filter { $0.hasPrefix(prefix) }
         case .fieldValue:
