@@ -2,13 +2,8 @@
 # Opens and saves a large generated structure with wb (release build) and, on the same
 # file in the same run, with Python's json module; prints both times and their ratio.
 #   Scripts/bench-codec.sh [ROOMS] [CORE_MODEL_KB]
-set -euo pipefail
-cd "$(dirname "$0")/.."
 rooms=${1:-150}
 core_kb=${2:-160}
-swift build -c release --product wb >/dev/null
-swift build -c release --product wbgen >/dev/null
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/bench-common.sh" wb wbgen
 .build/release/wbgen --rooms "$rooms" --stories 3 --core-model-kb "$core_kb" --seed 1 --out "$work/building" >/dev/null
 python3 Scripts/bench_codec.py .build/release/wb "$work/building/structure.json" "$work"

@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # Time per `find` over all objects of a generated 100-room structure (release build),
 # beside the time to open the file, in the same run. Target: well under 10 ms a query.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-swift build -c release --product wb >/dev/null
-swift build -c release --product wbgen >/dev/null
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/bench-common.sh" wb wbgen
 .build/release/wbgen --rooms 100 --stories 3 --core-model-kb 160 --seed 8 --out "$work/b" >/dev/null
 python3 - .build/release/wb "$work/b/structure.json" "$work" <<'PY'
 import statistics, subprocess, sys, time
