@@ -200,6 +200,31 @@ final class EditingTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
 
+    func testSaveIntoAFolderThatCannotBeWritten() throws {
+        let locked = folder.appendingPathComponent("locked").path
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let target = locked + "/out.json"
+        var arguments = ["-q", path, "-c", "move r1 1 0; save \(target)"]
+        var executable = Harness.wb
+        if getuid() == 0 {
+            // Root writes anywhere; run wb as an unprivileged user to see what a user sees.
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("running as root without setpriv(1): cannot drop privileges to test EACCES")
+            }
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Harness.wb.path] + arguments
+            executable = URL(fileURLWithPath: "/usr/bin/setpriv")
+        }
+        let result = try Harness.run(arguments, executable: executable)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("error: cannot save \(target): cannot write in \(locked): permission denied"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked), [], "no temporary file left behind")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+    }
+
     func testDryRunWritesNothing() throws {
         let copy = folder.appendingPathComponent("copy.json").path
         let result = try Harness.run(["--dry-run", path, "-c", "move r1 1 0; name r1 Hall; save; save \(copy)"])
