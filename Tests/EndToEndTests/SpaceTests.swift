@@ -305,6 +305,12 @@ final class SpaceSaveTests: XCTestCase {
         XCTAssertEqual(undone.status, 1)
         XCTAssertTrue(undone.stderr.contains("error: the anchor has no metadata key 'nothing'"), undone.stderr)
         XCTAssertEqual(try snapshot(), before, "nothing written by a dry run, nor after undoing everything")
+        let closing = try Harness.run(["-q", store, "-c", "move a1 1 0; close store; close store --force; ls spaces"])
+        XCTAssertEqual(closing.status, 1)
+        XCTAssertTrue(closing.stderr.contains("error: store has unsaved changes (save it, or close --force)"), closing.stderr)
+        let closed = try Harness.run(["-q", store, "-c", "move a1 1 0; close store --force; ls spaces"])
+        XCTAssertEqual(closed.status, 0, closed.stderr)
+        XCTAssertEqual(closed.stdout.split(separator: "\n").count, 1, "only the header: the store is closed")
     }
 }
 

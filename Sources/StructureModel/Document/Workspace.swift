@@ -155,6 +155,13 @@ public struct Workspace: Sendable {
         return file
     }
 
+    public mutating func closeStore(id: Int) -> StoreEntry? {
+        guard let index = storeIndex(id: id) else { return nil }
+        // Rooms attached to the store's spaces stay attached by space id; they find the
+        // anchors again if the store is reopened.
+        return stores.remove(at: index)
+    }
+
     public mutating func close(id: Int) -> WorkspaceFile? {
         guard let index = fileIndex(id: id) else { return nil }
         handles.forget(file: id)

@@ -126,6 +126,16 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 let word = invocation.positionals[0]
+                if let entry = shell.session.workspace.stores.first(where: {
+                    FileIO.baseName(of: $0.store.path) == word.text || $0.store.path == word.text
+                }) {
+                    if entry.isModified && !invocation.flag("--force") {
+                        throw CommandFailure("\(word.text) has unsaved changes (save it, or close --force)", at: word)
+                    }
+                    _ = shell.session.closeStore(id: entry.id)
+                    shell.inform("closed \(word.text) (the undo history was cleared)")
+                    return
+                }
                 let file = try shell.fileArgument(word)
                 if file.isModified && !invocation.flag("--force") {
                     throw CommandFailure("\(file.name) has unsaved changes (save it, or close --force)", at: word)

@@ -77,6 +77,12 @@ public struct Session: Sendable {
     }
 
     /// Forgets a file. Undo history cannot reach across this, so it is cleared.
+    public mutating func closeStore(id: Int) -> StoreEntry? {
+        undoStack.removeAll()
+        redoStack.removeAll()
+        return workspace.closeStore(id: id)
+    }
+
     public mutating func close(id: Int) -> WorkspaceFile? {
         undoStack.removeAll()
         redoStack.removeAll()

@@ -82,7 +82,9 @@ extension Shell {
     func candidates(for kind: ArgumentKind, prefix: String, words: [String]) -> [String] {
         switch kind {
         case .path: return pathCandidates(prefix)
-        case .openFile: return session.files.map(\.name).filter { $0.hasPrefix(prefix) }
+        case .openFile:
+            let names = session.files.map(\.name) + session.workspace.stores.map { FileIO.baseName(of: $0.store.path) }
+            return names.filter { $0.hasPrefix(prefix) }
         case .command: return commands.map(\.name).filter { $0.hasPrefix(prefix) }
         case .variableName: return variables.keys.sorted().filter { $0.hasPrefix(prefix) }
         case .choice(let values): return values.filter { $0.hasPrefix(prefix) }
