@@ -123,18 +123,7 @@ public enum FileIO {
         guard fd >= 0 else { throw FileError(path: path, message: "cannot write in \(folder): \(errorText(errno))") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: FileError?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError(path: path, message: errorText(errno))
-                    return
-                }
-                offset += n
-            }
-        }
+        if let code = writeAll(fd, bytes) { failure = FileError(path: path, message: errorText(code)) }
         if failure == nil && fchmod(fd, mode) != 0 { failure = FileError(path: path, message: errorText(errno)) }
         if failure == nil && fsync(fd) != 0 { failure = FileError(path: path, message: errorText(errno)) }
         close(fd)
@@ -152,6 +141,24 @@ public enum FileIO {
         if folderFD >= 0 {
             fsync(folderFD)
             close(folderFD)
+        }
+    }
+
+    /// Writes every byte to `fd`, retrying short writes and interruptions. Returns the
+    /// errno of a failure, or nil.
+    @discardableResult
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
         }
     }
 

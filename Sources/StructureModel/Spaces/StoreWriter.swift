@@ -127,8 +127,8 @@ extension HyperbasisStore {
         let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileError(path: file, message: FileIO.errorText(errno)) }
         defer { close(fd) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else { throw FileError(path: file, message: FileIO.errorText(errno)) }
+        if let code = FileIO.writeAll(fd, bytes) { throw FileError(path: file, message: FileIO.errorText(code)) }
+        guard fsync(fd) == 0 else { throw FileError(path: file, message: FileIO.errorText(errno)) }
     }
 }
 

@@ -196,13 +196,7 @@ extension Shell {
                 summary: "remove a surface or object (restore puts it back)",
                 edits: true
             ) { invocation in
-                let shell = invocation.shell
-                if try shell.deleteOrRestoreAnchor(invocation, delete: true) { return }
-                let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
-                                               what: "REF")
-                let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planDelete(target) },
-                                          at: invocation.positionals[0])
-                try shell.perform(plan, text: invocation.text, done: "deleted \(shell.handleText(target)) (restore \(shell.handleText(target)) puts it back)")
+                try invocation.shell.deleteOrRestore(invocation, delete: true)
             },
             CommandSpec(
                 "restore",
@@ -210,15 +204,22 @@ extension Shell {
                 summary: "put a deleted surface or object back where it was",
                 edits: true
             ) { invocation in
-                let shell = invocation.shell
-                if try shell.deleteOrRestoreAnchor(invocation, delete: false) { return }
-                let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
-                                               what: "REF")
-                let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planRestore(target) },
-                                          at: invocation.positionals[0])
-                try shell.perform(plan, text: invocation.text, done: "restored \(shell.handleText(target))")
+                try invocation.shell.deleteOrRestore(invocation, delete: false)
             },
         ]
+    }
+
+    /// `delete REF` / `restore REF` for surfaces and objects (and anchors, softly).
+    func deleteOrRestore(_ invocation: Invocation, delete: Bool) throws {
+        if try deleteOrRestoreAnchor(invocation, delete: delete) { return }
+        let word = invocation.positionals[0]
+        let target = try resolve(word, allowed: [.object, .wall, .door, .window, .opening, .floor], what: "REF")
+        let workspace = session.workspace
+        let plan = try self.plan({ () throws(EditError) in
+            delete ? try workspace.planDelete(target) : try workspace.planRestore(target)
+        }, at: word)
+        let handle = handleText(target)
+        try perform(plan, text: invocation.text, done: delete ? "deleted \(handle) (restore \(handle) puts it back)" : "restored \(handle)")
     }
 
     func moveRoom(_ room: Identity, _ motion: RigidMotion, invocation: Invocation, done: String) throws {

@@ -5,6 +5,7 @@ import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
+import StructureModel
 
 /// Where the shell writes. Standard output carries data; standard error carries errors,
 /// warnings and the informational lines that `-q` silences.
@@ -43,27 +44,13 @@ public final class StandardOutput: OutputSink {
 
     public func writeError(_ text: String) {
         flush()
-        Self.writeAll(2, Array(text.utf8))
+        FileIO.writeAll(2, Array(text.utf8))
     }
 
     public func flush() {
         guard !buffer.isEmpty else { return }
-        Self.writeAll(1, buffer)
+        FileIO.writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = writeBytes(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
     }
 
     deinit {
@@ -83,9 +70,4 @@ public final class BufferedOutput: OutputSink {
 
     public func write(_ text: String) { standardOutput += text }
     public func writeError(_ text: String) { standardError += text }
-}
-
-@inline(__always)
-private func writeBytes(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, pointer, count)
 }
