@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "StructureModel", dependencies: ["CZlib"]),
         .target(name: "WBLineEditor", dependencies: ["CLibedit"]),
         .target(name: "Workbench", dependencies: ["StructureModel", "WBLineEditor"]),
-        .executableTarget(name: "wb", dependencies: ["Workbench"]),
+        .executableTarget(name: "wb", dependencies: ["Workbench", "StructureModel"]),
         .executableTarget(name: "wbgen", dependencies: ["StructureModel"]),
         .testTarget(name: "StructureModelTests", dependencies: ["StructureModel"]),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "StructureModel"]),

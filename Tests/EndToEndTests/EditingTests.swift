@@ -137,7 +137,10 @@ final class EditingTests: XCTestCase {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.contains { $0.hasPrefix("home: d1: confidence") && $0.hasSuffix("→ low") }, result.stdout)
         XCTAssertTrue(lines.contains("home: n1: deleted"), result.stdout)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("home: structure-level window") && $0.hasSuffix("deleted") }, result.stdout)
+        // The structure-level copy of the window went with it, under its own handle.
+        let listing = try Harness.run(["-q", "--json", path, "-c", "ls windows where level = structure and room = r1"])
+        let twin = try XCTUnwrap(try Harness.jsonArray(listing.stdout).first?["handle"] as? String)
+        XCTAssertTrue(lines.contains("home: \(twin): deleted"), result.stdout)
     }
 
     /// wb opens the file, then waits on its standard input; meanwhile another program

@@ -83,3 +83,10 @@ enum Harness {
         return path
     }
 }
+
+extension Harness {
+    /// The objects of a JSON array wb printed (a listing with --json).
+    static func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "a JSON array: \(text)")
+    }
+}

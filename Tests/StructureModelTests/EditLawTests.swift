@@ -23,13 +23,13 @@ final class EditLawTests: XCTestCase {
         let object = workspace.handles.order[.object]!.first { $0.scope == r.scope }!
         let section = workspace.handles.order[.section]!.first { $0.scope == r.scope }!
         let door = workspace.handles.order[.door]!.first { $0.scope == r.scope }!
-        guard case .surface(let doorSurface)? = workspace.element(at: workspace.path(of: door)!),
+        guard case .surface(let doorSurface)? = workspace.element(door),
               case .door(let isOpen) = doorSurface.category else { return XCTFail("a door") }
         let plans: [EditPlan] = [
             try workspace.planMove(room: r, by: RigidMotion(yaw: 0.7, translation: SIMD3(1, 0.2, -3))),
             try workspace.planStory(room: r, story: 2),
             try workspace.planLabel(section: section, label: "unidentified"),
-            try workspace.planName(.room(r.scope), file: r.file, name: "Den"),
+            try workspace.planName(r, name: "Den"),
             try workspace.planSet(object, field: "confidence", value: "low"),
             try workspace.planSet(door, field: "open", value: isOpen ? "false" : "true"),
             try workspace.planDelete(object),
@@ -113,8 +113,8 @@ final class EditLawTests: XCTestCase {
         let twin = try XCTUnwrap(workspace.twin(of: object), "objects have structure-level twins")
         _ = workspace.perform(try workspace.planMove(room: r, by: RigidMotion(translation: SIMD3(2, 0, 0))).changes)
         _ = workspace.perform(try workspace.planSet(object, field: "confidence", value: "low").changes)
-        guard case .object(let moved)? = workspace.element(at: workspace.path(of: object)!),
-              case .object(let movedTwin)? = workspace.element(at: workspace.path(of: twin)!) else { return XCTFail() }
+        guard case .object(let moved)? = workspace.element(object),
+              case .object(let movedTwin)? = workspace.element(twin) else { return XCTFail() }
         XCTAssertEqual(moved, movedTwin, "the room's object and its structure-level copy changed together")
         let section = workspace.handles.order[.section]!.first { $0.scope == r.scope }!
         _ = workspace.perform(try workspace.planLabel(section: section, label: "diningRoom").changes)
@@ -124,9 +124,9 @@ final class EditLawTests: XCTestCase {
         let plan = try workspace.planMove(room: r, by: RigidMotion(translation: SIMD3(1, 0, 0)))
         XCTAssertTrue(plan.notes.contains { $0.contains("shared with other rooms") }, "shared walls are reported, not moved")
         _ = workspace.perform(try workspace.planDelete(object).changes)
-        XCTAssertNil(workspace.path(of: twin), "deleting a room's object deletes its structure-level twin")
+        XCTAssertNil(workspace.position(of: twin), "deleting a room's object deletes its structure-level twin")
         _ = workspace.perform(try workspace.planRestore(object).changes)
-        XCTAssertNotNil(workspace.path(of: twin))
+        XCTAssertNotNil(workspace.position(of: twin))
     }
 
     func testRestorePutsElementsBackInTheirPlaces() throws {
@@ -146,7 +146,7 @@ final class EditLawTests: XCTestCase {
         let (workspace, _) = workspace()
         let r = room(workspace)
         let chair = workspace.handles.order[.object]!.first {
-            if case .object(let o)? = workspace.element(at: workspace.path(of: $0)!) { return o.category == .chair }
+            if case .object(let o)? = workspace.element($0) { return o.category == .chair }
             return false
         }
         XCTAssertThrowsError(try workspace.planStory(room: r, story: 1_000_000_000))
@@ -164,12 +164,12 @@ final class EditLawTests: XCTestCase {
         let (start, _) = workspace(rooms: 6, structure: true)
         var workspace = start
         let chair = try XCTUnwrap(workspace.handles.order[.object]!.first {
-            if case .object(let o)? = workspace.element(at: workspace.path(of: $0)!) { return o.category == .chair }
+            if case .object(let o)? = workspace.element($0) { return o.category == .chair }
             return false
         })
         let plan = try workspace.planSet(chair, field: "category", value: "table")
         _ = workspace.perform(plan.changes)
-        guard case .object(let table)? = workspace.element(at: workspace.path(of: chair)!) else { return XCTFail() }
+        guard case .object(let table)? = workspace.element(chair) else { return XCTFail() }
         XCTAssertEqual(table.category, .table)
         XCTAssertEqual(Set(table.attributes!.keys), ["TableShapeType", "TableType"])
         XCTAssertEqual(table.attribute("TableType"), "unidentified")

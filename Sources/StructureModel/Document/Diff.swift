@@ -4,20 +4,24 @@ import Foundation
 public struct DiffEntry: Sendable, Equatable {
     public var scope: Scope
     public var kind: ElementKind
-    /// The element's identifier, or `#N` for a section, or "" for the room itself.
+    /// The element's key (its identifier; wb's key for a section), or "" for the room itself.
     public var key: String
     public var description: String
 }
 
 /// What changed between the file on disk and the document in memory, element by element
-/// (matched by identifier; sections by position).
+/// (see `compare`).
 public enum DocumentDiff {
-    public static func compare(_ old: RoomPlanDocument, _ new: RoomPlanDocument) -> [DiffEntry] {
+    /// Rooms are compared by position (the file on disk has no other identity for them),
+    /// elements by identifier, sections by position.
+    public static func compare(_ old: RoomPlanDocument, _ file: WorkspaceFile) -> [DiffEntry] {
         var entries: [DiffEntry] = []
-        let scopes = new.roomScopes + (new.isStructure ? [.merged] : [])
-        for scope in scopes {
-            guard let after = new.room(scope) else { continue }
-            guard let before = old.room(scope) else {
+        let new = file.document
+        var places: [(Scope, Int?)] = file.roomIDs.enumerated().map { (.room($0.element), $0.offset) }
+        if new.isStructure { places.append((.structure, nil)) }
+        for (scope, position) in places {
+            guard let after = new.capture(at: position) else { continue }
+            guard let before = old.capture(at: position) else {
                 entries.append(DiffEntry(scope: scope, kind: .room, key: "", description: "not in the file on disk"))
                 continue
             }
@@ -28,6 +32,7 @@ public enum DocumentDiff {
             for kind in ElementKind.surfaceKinds + [.object] {
                 entries += compareArray(scope, kind, before, after)
             }
+            let sectionKeys = file.keys(scope, .section).keys
             for index in 0..<max(before.sections.count, after.sections.count) {
                 let a = before.sections[safe: index], b = after.sections[safe: index]
                 guard a != b else { continue }
@@ -42,7 +47,14 @@ public enum DocumentDiff {
                 } else {
                     parts.append(a == nil ? "added" : "removed")
                 }
-                entries.append(DiffEntry(scope: scope, kind: .section, key: "#\(index)", description: parts.joined(separator: ", ")))
+                entries.append(DiffEntry(scope: scope, kind: .section, key: sectionKeys[safe: index] ?? "#\(index)",
+                                         description: parts.joined(separator: ", ")))
+            }
+        }
+        if case .structure(let structure) = old, structure.rooms.count > file.roomIDs.count {
+            for position in file.roomIDs.count..<structure.rooms.count {
+                entries.append(DiffEntry(scope: .structure, kind: .room, key: "#\(position + 1)",
+                                         description: "room \(position + 1) of the file on disk is no longer in the structure"))
             }
         }
         return entries

@@ -33,96 +33,91 @@ extension Workspace {
     // MARK: Rooms
 
     /// Everything in a room moved by one rigid motion: surfaces, objects, section centres.
+    /// In a structure, the structure-level elements only this room stands for move with it;
+    /// those it shares with other rooms (a common wall, a floor under several rooms) cannot
+    /// follow both and are left for `merge` to rebuild: the notes say how many, and `save`
+    /// warns while the structure disagrees with its rooms. Costs in proportion to the room.
     public func planMove(room identity: Identity, by motion: RigidMotion) throws(EditError) -> EditPlan {
-        guard identity.kind == .room, let file = file(id: identity.file), let room = file.document.room(identity.scope) else {
+        guard identity.kind == .room, let file = file(id: identity.file), let room = file.capture(identity.scope) else {
             throw EditError("not a room")
         }
         var plan = EditPlan()
-        func moveAll(_ room: CapturedRoom, _ scope: Scope, only: Set<String>?) {
-            for kind in ElementKind.surfaceKinds + [.object] {
-                for index in 0..<room.count(of: kind) {
-                    guard let element = room.element(kind, at: index), let id = element.identifier else { continue }
-                    if let only, !only.contains("\(kind.rawValue)/\(id)") { continue }
-                    let path = ElementPath(file: identity.file, scope: scope, kind: kind, index: index)
-                    let old: Transform
-                    switch element {
-                    case .surface(let surface): old = surface.transform
-                    case .object(let object): old = object.transform
-                    case .section: continue
-                    }
-                    plan.changes.append(.transform(path, motion.apply(to: old)))
-                }
-            }
-            for (index, section) in room.sections.enumerated() {
-                if let only, !only.contains("section/#\(index)") { continue }
-                let moved = section.moved(by: motion).center
-                plan.changes.append(.center(ElementPath(file: identity.file, scope: scope, kind: .section, index: index), moved))
+        var linked: [Identity] = []
+        func move(_ identity: Identity, _ element: Element) {
+            switch element {
+            case .surface(let surface): plan.changes.append(.transform(identity, motion.apply(to: surface.transform)))
+            case .object(let object): plan.changes.append(.transform(identity, motion.apply(to: object.transform)))
+            case .section(let section): plan.changes.append(.center(identity, section.moved(by: motion).center))
             }
         }
-        moveAll(room, identity.scope, only: nil)
-        if case .structure(let structure) = file.document {
-            let twins = twinKeys(of: identity.scope, in: file)
-            moveAll(structure.merged, .merged, only: twins)
-            if let shared = file.sharedTwins[identity.scope], shared > 0 {
-                plan.notes.append("\(shared) structure-level element\(shared == 1 ? "" : "s") shared with other rooms "
-                                  + "(a common wall, a floor spanning rooms) stayed in place")
+        for kind in ElementKind.surfaceKinds + [.object, .section] {
+            for (index, key) in file.keys(identity.scope, kind).keys.enumerated() {
+                let own = Identity(file: identity.file, scope: identity.scope, kind: kind, key: key)
+                move(own, room.element(kind, at: index)!)
+                if let link = file.links[own] { linked.append(link.element) }
             }
+        }
+        let (exclusive, shared) = partition(linked, of: identity, in: file)
+        for twin in exclusive {
+            if let element = element(twin) { move(twin, element) }
+        }
+        if !shared.isEmpty {
+            plan.notes.append(Self.sharedNote(shared.count, "no longer match\(shared.count == 1 ? "es" : "") where this room now is"))
         }
         return plan
     }
 
-    /// Puts a room and everything in it on floor level `story`.
+    /// Puts a room and everything in it on floor level `story` (and the structure-level
+    /// elements only it stands for; shared ones are reported, as for `planMove`).
     public func planStory(room identity: Identity, story: Int) throws(EditError) -> EditPlan {
         guard Self.storyRange.contains(story) else {
             throw EditError("story \(story) is out of range (\(Self.storyRange.lowerBound) to \(Self.storyRange.upperBound))")
         }
-        guard identity.kind == .room, let file = file(id: identity.file), let room = file.document.room(identity.scope) else {
+        guard identity.kind == .room, let file = file(id: identity.file), let room = file.capture(identity.scope) else {
             throw EditError("not a room")
         }
         var plan = EditPlan()
-        func restory(_ room: CapturedRoom, _ scope: Scope, only: Set<String>?, includeRoom: Bool) {
-            if includeRoom && room.story != story {
-                plan.changes.append(.story(ElementPath(file: identity.file, scope: scope, kind: .room, index: 0), story))
-            }
-            for kind in ElementKind.surfaceKinds + [.object, .section] {
-                for index in 0..<room.count(of: kind) {
-                    guard let element = room.element(kind, at: index) else { continue }
-                    let key: String
-                    let current: Int?
-                    switch element {
-                    case .surface(let s): key = "\(kind.rawValue)/\(s.identifier)"; current = s.story
-                    case .object(let o): key = "\(kind.rawValue)/\(o.identifier)"; current = o.story
-                    case .section(let s): key = "section/#\(index)"; current = s.story
-                    }
-                    if let only, !only.contains(key) { continue }
-                    if current != story {
-                        plan.changes.append(.story(ElementPath(file: identity.file, scope: scope, kind: kind, index: index), story))
-                    }
-                }
+        if room.story != story { plan.changes.append(.story(identity, story)) }
+        var linked: [Identity] = []
+        for kind in ElementKind.surfaceKinds + [.object, .section] {
+            for (index, key) in file.keys(identity.scope, kind).keys.enumerated() {
+                let own = Identity(file: identity.file, scope: identity.scope, kind: kind, key: key)
+                if room.element(kind, at: index)!.story != story { plan.changes.append(.story(own, story)) }
+                if let link = file.links[own] { linked.append(link.element) }
             }
         }
-        restory(room, identity.scope, only: nil, includeRoom: true)
-        if case .structure(let structure) = file.document {
-            restory(structure.merged, .merged, only: twinKeys(of: identity.scope, in: file), includeRoom: false)
-            if let shared = file.sharedTwins[identity.scope], shared > 0 {
-                plan.notes.append("\(shared) structure-level element\(shared == 1 ? "" : "s") shared with other rooms kept their story")
-            }
+        let (exclusive, shared) = partition(linked, of: identity, in: file)
+        for twin in exclusive where element(twin).map({ $0.story != story }) == true {
+            plan.changes.append(.story(twin, story))
+        }
+        if !shared.isEmpty {
+            plan.notes.append(Self.sharedNote(shared.count, "kept \(shared.count == 1 ? "its" : "their") story"))
         }
         return plan
     }
 
-    /// The structure-level twins of one room's elements, as "kind/key".
-    private func twinKeys(of scope: Scope, in file: WorkspaceFile) -> Set<String> {
-        var keys = Set<String>()
-        for (own, twin) in file.twins where own.scope == scope {
-            keys.insert("\(twin.kind.rawValue)/\(twin.key)")
+    static func sharedNote(_ count: Int, _ what: String) -> String {
+        "\(count) structure-level element\(count == 1 ? "" : "s") shared with other rooms (a common wall, a floor "
+            + "under several rooms) \(what); merge rebuilds them, and save warns until then"
+    }
+
+    /// Structure-level elements that only this room stands for, and those it shares.
+    private func partition(_ linked: [Identity], of room: Identity, in file: WorkspaceFile) -> (exclusive: [Identity], shared: [Identity]) {
+        var exclusive: [Identity] = [], shared: [Identity] = []
+        var seen: Set<Identity> = []
+        for element in linked where seen.insert(element).inserted {
+            if (file.owners[element] ?? []).allSatisfy({ $0.scope == room.scope }) {
+                exclusive.append(element)
+            } else {
+                shared.append(element)
+            }
         }
-        return keys
+        return (exclusive, shared)
     }
 
     /// A pivot for turning a room: the middle of its walls' extent (its objects' without walls).
     public func centre(of identity: Identity) -> SIMD3<Double>? {
-        guard let room = file(id: identity.file)?.document.room(identity.scope) else { return nil }
+        guard let room = capture(identity) else { return nil }
         var points = room.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
         if points.isEmpty { points = room.objects.map { PlanPoint(x: $0.transform.translation.x, z: $0.transform.translation.z) } }
         guard !points.isEmpty else { return nil }
@@ -136,26 +131,29 @@ extension Workspace {
         guard SectionLabel.isKnown(label) else {
             throw EditError("'\(label)' is not a RoomPlan section label (one of: \(SectionLabel.known.joined(separator: ", ")))")
         }
-        guard let path = path(of: identity), case .section(var section)? = element(at: path) else {
+        guard case .section(var section)? = element(identity) else {
             throw EditError("not a section")
         }
         var plan = EditPlan()
         guard section.label != label else { return plan }
         section.label = label
-        plan.changes.append(.element(path, .section(section)))
-        if let twin = twin(of: identity), let twinPath = self.path(of: twin), case .section(var merged)? = element(at: twinPath) {
+        plan.changes.append(.element(identity, .section(section)))
+        if let twin = link(of: identity)?.element, case .section(var merged)? = element(twin), merged.label != label {
             merged.label = label
-            plan.changes.append(.element(twinPath, .section(merged)))
+            plan.changes.append(.element(twin, .section(merged)))
         }
         return plan
     }
 
-    public func planName(_ key: NameKey, file: Int, name: String?) throws(EditError) -> EditPlan {
-        guard let current = self.file(id: file) else { throw EditError("no such file") }
+    /// A free-text name for a room or section (nil or "" removes it).
+    public func planName(_ identity: Identity, name: String?) throws(EditError) -> EditPlan {
+        guard identity.kind == .room || identity.kind == .section, let current = file(id: identity.file), exists(identity) else {
+            throw EditError("only rooms and sections have names")
+        }
         if let name, name.count > 200 { throw EditError("a name of \(name.count) characters is too long (200 at most)") }
         var plan = EditPlan()
         let new = name?.isEmpty == true ? nil : name
-        if current.names[key] != new { plan.changes.append(.name(file: file, key, new)) }
+        if current.names[identity] != new { plan.changes.append(.name(identity, new)) }
         return plan
     }
 
@@ -163,7 +161,7 @@ extension Workspace {
 
     /// `set REF FIELD VALUE` for objects and surfaces.
     public func planSet(_ identity: Identity, field: String, value: String) throws(EditError) -> EditPlan {
-        guard let path = path(of: identity), let element = element(at: path) else {
+        guard let element = element(identity) else {
             throw EditError(isDeleted(identity) ? "it is deleted (restore it first)" : "no such element")
         }
         var plan = EditPlan()
@@ -179,14 +177,17 @@ extension Workspace {
             throw EditError("sections take 'label' and 'name', not set")
         }
         guard updated != element else { return plan }
-        plan.changes.append(.element(path, updated))
-        if let twin = twin(of: identity), let twinPath = self.path(of: twin), let twinElement = self.element(at: twinPath) {
+        plan.changes.append(.element(identity, updated))
+        // The structure-level element is the same door or chair, even when other rooms see it too.
+        if let twin = link(of: identity)?.element, let twinElement = self.element(twin) {
             var notes: [String] = []
+            let twinUpdated: Element?
             switch twinElement {
-            case .object(let object): plan.changes.append(.element(twinPath, .object(try Self.set(field, value, on: object, notes: &notes))))
-            case .surface(let surface): plan.changes.append(.element(twinPath, .surface(try Self.set(field, value, on: surface))))
-            case .section: break
+            case .object(let object): twinUpdated = .object(try Self.set(field, value, on: object, notes: &notes))
+            case .surface(let surface): twinUpdated = .surface(try Self.set(field, value, on: surface))
+            case .section: twinUpdated = nil
             }
+            if let twinUpdated, twinUpdated != twinElement { plan.changes.append(.element(twin, twinUpdated)) }
         }
         return plan
     }
@@ -269,22 +270,28 @@ extension Workspace {
 
     // MARK: Delete and restore
 
+    /// Takes an element out (into the graveyard, for `restore`). A room element's
+    /// structure-level element goes with it when no other room stands for it.
     public func planDelete(_ identity: Identity) throws(EditError) -> EditPlan {
         guard identity.kind != .room, identity.kind != .section else {
             throw EditError("\(identity.kind.plural) cannot be deleted (walls, doors, windows, openings, floors and objects can)")
         }
-        guard let path = path(of: identity) else {
+        guard let element = element(identity) else {
             throw EditError(isDeleted(identity) ? "it is already deleted" : "no such element")
         }
-        var plan = EditPlan()
-        plan.changes.append(.remove(path, identity))
-        if let twin = twin(of: identity), let twinPath = self.path(of: twin) {
-            plan.changes.append(.remove(twinPath, twin))
+        var plan = EditPlan(changes: [.remove(identity), .bury(identity, element)])
+        if let link = link(of: identity) {
+            let others = owners(of: link.element).filter { $0 != identity && exists($0) }
+            if others.isEmpty, let twin = self.element(link.element) {
+                plan.changes += [.remove(link.element), .bury(link.element, twin)]
+            } else if !others.isEmpty {
+                plan.notes.append(Self.sharedNote(1, "stays, as another room still has it"))
+            }
         }
         // Doors and windows in a deleted wall would point at nothing.
-        if let room = file(id: identity.file)?.document.room(identity.scope) {
-            let children = (room.doors + room.windows + room.openings).filter { $0.parentIdentifier == identity.key }.count
-                + room.objects.filter { $0.parentIdentifier == identity.key }.count
+        if let room = capture(identity), let identifier = identity.identifier {
+            let children = (room.doors + room.windows + room.openings).filter { $0.parentIdentifier == identifier }.count
+                + room.objects.filter { $0.parentIdentifier == identifier }.count
             if children > 0 {
                 plan.notes.append("\(children) element\(children == 1 ? "" : "s") in the room name\(children == 1 ? "s" : "") it as parent")
             }
@@ -293,14 +300,41 @@ extension Workspace {
     }
 
     public func planRestore(_ identity: Identity) throws(EditError) -> EditPlan {
-        guard let path = restorePath(of: identity) else {
-            throw EditError(path(of: identity) != nil ? "it is not deleted" : "no such element")
+        guard let position = restorePosition(of: identity), let element = buried(identity) else {
+            throw EditError(exists(identity) ? "it is not deleted" : "no such element")
         }
-        var plan = EditPlan()
-        plan.changes.append(.insert(path, identity))
-        if let twin = twin(of: identity), let twinPath = restorePath(of: twin) {
-            plan.changes.append(.insert(twinPath, twin))
+        var plan = EditPlan(changes: [.bury(identity, nil), .insert(identity, element, at: position)])
+        if let twin = link(of: identity)?.element, let twinPosition = restorePosition(of: twin), let twinElement = buried(twin) {
+            plan.changes += [.bury(twin, nil), .insert(twin, twinElement, at: twinPosition)]
         }
         return plan
+    }
+
+    // MARK: Consistency
+
+    /// The structure-level elements of a file that no longer agree with the rooms they
+    /// stand for: moved or turned (or put on another story) without them, or left behind
+    /// when every room element they stood for was deleted, or deleted while rooms still
+    /// have them. Empty for a room file and for a structure as Apple wrote it. Linear.
+    public func structureDisagreements(file id: Int) -> [Identity] {
+        guard let file = file(id: id), file.isStructure else { return [] }
+        var result: Set<Identity> = []
+        for (own, link) in file.links {
+            let target = link.element
+            guard let targetElement = element(target) else {
+                if exists(own) && file.graveyard[target] != nil { result.insert(target) }
+                continue
+            }
+            guard let ownElement = element(own) else {
+                if !(file.owners[target] ?? []).contains(where: exists) { result.insert(target) }
+                continue
+            }
+            let now = StructureTwins.relation(ownElement, targetElement)
+            if !StructureTwins.agrees(now, link.relation) || (ownElement.story == targetElement.story) != link.sameStory {
+                result.insert(target)
+            }
+        }
+        func number(_ identity: Identity) -> Int { handles.handle(for: identity).flatMap { Int($0.dropFirst()) } ?? 0 }
+        return result.sorted { ($0.kind.rawValue, number($0)) < ($1.kind.rawValue, number($1)) }
     }
 }

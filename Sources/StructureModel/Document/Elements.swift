@@ -44,29 +44,6 @@ public enum ElementKind: String, Sendable, Hashable, CaseIterable {
     public static let surfaceKinds: [ElementKind] = [.wall, .door, .window, .opening, .floor]
 }
 
-/// Which capture inside a file: the file's own room, one room of a structure, or a
-/// structure's merged (structure-level) arrays.
-public enum Scope: Sendable, Hashable {
-    case capture
-    case room(Int)
-    case merged
-}
-
-/// Where an element is now: file, capture, kind and index in its array.
-public struct ElementPath: Sendable, Hashable {
-    public var file: Int
-    public var scope: Scope
-    public var kind: ElementKind
-    public var index: Int
-
-    public init(file: Int, scope: Scope, kind: ElementKind, index: Int) {
-        self.file = file
-        self.scope = scope
-        self.kind = kind
-        self.index = index
-    }
-}
-
 /// One surface, object or section, for code that handles any of them.
 public enum Element: Sendable, Hashable {
     case surface(Surface)
@@ -99,14 +76,6 @@ extension CapturedRoom {
         case .section: return .section(sections[index])
         case .object: return .object(objects[index])
         default: return .surface(surfaces(kind.surfaceArray!)[index])
-        }
-    }
-
-    public func index(of kind: ElementKind, identifier: String) -> Int? {
-        switch kind {
-        case .room, .section: return nil
-        case .object: return objects.firstIndex { $0.identifier == identifier }
-        default: return surfaces(kind.surfaceArray!).firstIndex { $0.identifier == identifier }
         }
     }
 
@@ -152,28 +121,29 @@ extension CapturedRoom {
 }
 
 extension RoomPlanDocument {
-    /// The capture a scope names, if the document has it.
-    public func room(_ scope: Scope) -> CapturedRoom? {
-        switch (self, scope) {
-        case (.room(let room), .capture): return room
-        case (.structure(let structure), .room(let index)):
+    /// The capture at a position: a nested room of a structure, the only room of a room
+    /// file, or (nil) a structure's own arrays.
+    public func capture(at position: Int?) -> CapturedRoom? {
+        switch (self, position) {
+        case (.room(let room), 0): return room
+        case (.structure(let structure), .some(let index)):
             return index >= 0 && index < structure.rooms.count ? structure.rooms[index] : nil
-        case (.structure(let structure), .merged): return structure.merged
+        case (.structure(let structure), nil): return structure.merged
         default: return nil
         }
     }
 
-    /// The scopes that hold rooms a person edits (not a structure's merged arrays).
-    public var roomScopes: [Scope] {
+    /// How many rooms a person edits: one for a room file, the nested rooms of a structure.
+    public var roomCount: Int {
         switch self {
-        case .room: return [.capture]
-        case .structure(let structure): return structure.rooms.indices.map { .room($0) }
+        case .room: return 1
+        case .structure(let structure): return structure.rooms.count
         }
     }
 
     /// Runs `body` on one capture in place. The enum's payload is moved out first so that
     /// its arrays stay uniquely referenced and an edit copies nothing else.
-    public mutating func withRoom<T>(_ scope: Scope, _ body: (inout CapturedRoom) -> T) -> T {
+    public mutating func withCapture<T>(at position: Int?, _ body: (inout CapturedRoom) -> T) -> T {
         switch self {
         case .room(var room):
             self = .room(CapturedRoom())
@@ -182,10 +152,40 @@ extension RoomPlanDocument {
         case .structure(var structure):
             self = .room(CapturedRoom())
             defer { self = .structure(structure) }
-            switch scope {
-            case .room(let index): return body(&structure.rooms[index])
-            case .merged, .capture: return body(&structure.merged)
-            }
+            if let position { return body(&structure.rooms[position]) }
+            return body(&structure.merged)
         }
+    }
+
+    /// Inserts or removes a nested room of a structure, in place.
+    mutating func withRooms<T>(_ body: (inout [CapturedRoom]) -> T) -> T? {
+        guard case .structure(var structure) = self else { return nil }
+        self = .room(CapturedRoom())
+        defer { self = .structure(structure) }
+        return body(&structure.rooms)
+    }
+}
+
+extension CapturedRoom {
+    /// Swaps a whole array with `elements` (for `Change.replaceArray`).
+    mutating func swapArray(_ kind: ElementKind, _ elements: inout [Element]) {
+        let old: [Element]
+        switch kind {
+        case .room:
+            return
+        case .section:
+            old = sections.map { .section($0) }
+            sections = elements.compactMap { if case .section(let s) = $0 { return s } else { return nil } }
+        case .object:
+            old = objects.map { .object($0) }
+            objects = elements.compactMap { if case .object(let o) = $0 { return o } else { return nil } }
+        default:
+            let key = kind.surfaceArray!
+            old = surfaces(key).map { .surface($0) }
+            let new = elements.compactMap { element -> Surface? in if case .surface(let s) = element { return s } else { return nil } }
+            withSurfaces(key) { $0 = new }
+            if !new.isEmpty { absentArrays.remove(key) }
+        }
+        elements = old
     }
 }

@@ -27,6 +27,18 @@ public struct FileStamp: Sendable, Equatable {
     public var inode: UInt64
 }
 
+/// Where a save can be made to fail on purpose, for tests of what a crash or a failing
+/// disk leaves behind. The library never reads these from the environment.
+public struct WriteFaults: Sendable {
+    /// Runs after the temporary file is complete and flushed, before it is renamed over
+    /// the target: throwing abandons the save there; a test may also end the process.
+    public var beforeRename: (@Sendable () throws(FileError) -> Void)?
+
+    public init(beforeRename: (@Sendable () throws(FileError) -> Void)? = nil) {
+        self.beforeRename = beforeRename
+    }
+}
+
 /// Plain POSIX file access: exact errors (errno), no Foundation on the hot path.
 public enum FileIO {
     static func errorText(_ code: Int32) -> String {
@@ -102,34 +114,30 @@ public enum FileIO {
     /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old
     /// file or the new one, never a mixture: write a temporary file in the same folder,
     /// flush it to disk, rename it over the target, flush the folder. The target's
-    /// permission bits are kept; a new file gets 0644 less the umask.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    /// permission bits are kept; a new file gets 0666 less the umask, applied by the kernel
+    /// when the temporary file is created, so no process-wide state is touched and saves
+    /// on several threads at once do not interfere. `faults` lets tests fail a save at a
+    /// chosen point, as a crash or a full disk would.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, faults: WriteFaults = WriteFaults()) throws(FileError) {
         let folder = parentFolder(of: path)
         guard isDirectory(folder) else {
             throw FileError(path: path, message: "the folder \(folder) does not exist")
         }
-        var mode: mode_t = 0o644
+        var keptMode: mode_t?
         var existing = stat()
         if stat(path, &existing) == 0 {
             if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, message: errorText(EISDIR)) }
-            mode = existing.st_mode & 0o7777
-        } else {
-            let mask = umask(0)
-            umask(mask)
-            mode = 0o666 & ~mask
+            keptMode = existing.st_mode & 0o7777
         }
-        var template = Array((folder + "/." + baseName(of: path) + ".wb-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileError(path: path, message: "cannot write in \(folder): \(errorText(errno))") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (fd, temporary) = try createTemporary(beside: path, in: folder)
         var failure: FileError?
         if let code = writeAll(fd, bytes) { failure = FileError(path: path, message: errorText(code)) }
-        if failure == nil && fchmod(fd, mode) != 0 { failure = FileError(path: path, message: errorText(errno)) }
+        if failure == nil, let keptMode, fchmod(fd, keptMode) != 0 { failure = FileError(path: path, message: errorText(errno)) }
         if failure == nil && fsync(fd) != 0 { failure = FileError(path: path, message: errorText(errno)) }
         close(fd)
-        // Fault injection for the tests: die as a crash or a kill would, with the new
-        // content written but not yet renamed over the target.
-        if getenv("WB_TEST_CRASH_BEFORE_RENAME") != nil { _exit(70) }
+        if failure == nil, let beforeRename = faults.beforeRename {
+            do { try beforeRename() } catch { failure = error }
+        }
         if failure == nil && rename(temporary, path) != 0 {
             failure = FileError(path: path, message: errorText(errno))
         }
@@ -142,6 +150,29 @@ public enum FileIO {
             fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// The prefix of wb's temporary files beside `path`: `.NAME.wb-` with NAME shortened
+    /// so that the whole name, with its 8 random characters, fits in 255 bytes.
+    static func temporaryPrefix(for path: String) -> String {
+        var base = Substring(baseName(of: path))
+        while base.utf8.count > 255 - 13 { base = base.dropLast() }
+        return "." + base + ".wb-"
+    }
+
+    /// Creates a new temporary file in `folder` (mode 0666 less the umask), never one
+    /// that exists already.
+    private static func createTemporary(beside path: String, in folder: String) throws(FileError) -> (Int32, String) {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        let prefix = folder + "/" + temporaryPrefix(for: path)
+        for _ in 0..<100 {
+            let name = prefix + String((0..<8).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, name) }
+            if errno != EEXIST { throw FileError(path: path, message: "cannot write in \(folder): \(errorText(errno))") }
+        }
+        throw FileError(path: path, message: "cannot write in \(folder): no free temporary name")
     }
 
     /// Writes every byte to `fd`, retrying short writes and interruptions. Returns the

@@ -1,37 +1,56 @@
 /// Short names for everything open, stable for the whole session: `r2` for a room, `s1`
 /// a section, `w4` a wall, `d1` a door, `n3` a window, `p1` an opening, `f1` a floor,
-/// `o12` an object. Numbers count across all open files and are never reused, so a handle
-/// in a script means the same thing from its first line to its last.
+/// `o12` an object; `sp1` a Hyperbasis space, `a3` an anchor. A handle is given once per
+/// identity, the first time that identity is seen (opened, created, inserted), and is
+/// never given to anything else, so a handle in a script means the same thing from its
+/// first line to its last, across undo, redo, close and reopen. Replaying the same
+/// commands gives the same handles.
 public struct HandleTable: Sendable {
     private var byHandle: [String: Identity] = [:]
     private var byIdentity: [Identity: String] = [:]
     private var counters: [ElementKind: Int] = [:]
-    /// Every identity in the order its handle was given, per kind, for listings.
+    /// Every identity in the order its handle was given, per kind, for listings. It holds
+    /// identities that are gone (closed, deleted) too: listings skip them.
     public private(set) var order: [ElementKind: [Identity]] = [:]
+    private var storeItems: [StoreItem: String] = [:]
+    private var storeItemByHandle: [String: StoreItem] = [:]
+    private var spaceCount = 0
+    private var anchorCount = 0
+
+    /// A space or an anchor of an open store, by its id (upper-cased, as file names are).
+    public struct StoreItem: Sendable, Hashable {
+        public var store: Int
+        public var isSpace: Bool
+        public var id: String
+    }
 
     public init() {}
 
+    /// Gives handles to everything in a file that has none yet.
     mutating func assign(_ file: WorkspaceFile) {
-        for scope in file.document.roomScopes {
-            guard let room = file.document.room(scope) else { continue }
-            give(Identity(file: file.id, scope: scope, kind: .room, key: ""))
-            for index in room.sections.indices {
-                give(Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)"))
-            }
-            for kind in ElementKind.surfaceKinds + [.object] {
-                var seen: [String: Int] = [:]
-                for index in 0..<room.count(of: kind) {
-                    guard let id = room.element(kind, at: index)?.identifier else { continue }
-                    // A duplicated identifier (a warning at open) gets one handle: the first.
-                    guard seen[id] == nil else { continue }
-                    seen[id] = index
-                    give(Identity(file: file.id, scope: scope, kind: kind, key: id))
-                }
-            }
+        for scope in file.scopes { assign(file, scope: scope) }
+    }
+
+    mutating func assign(_ file: WorkspaceFile, scope: Scope) {
+        if case .room(let id) = scope { give(Identity.room(id, file: file.id)) }
+        guard let keys = file.keys[scope] else { return }
+        for kind in [ElementKind.section] + ElementKind.surfaceKinds + [.object] {
+            for key in keys[kind].keys { give(Identity(file: file.id, scope: scope, kind: kind, key: key)) }
         }
     }
 
-    private mutating func give(_ identity: Identity) {
+    mutating func assign(_ entry: StoreEntry) {
+        for space in entry.store.spaces {
+            give(StoreItem(store: entry.id, isSpace: true, id: space.id.uppercased()))
+        }
+        for anchor in entry.store.anchors {
+            give(StoreItem(store: entry.id, isSpace: false, id: anchor.id.uppercased()))
+        }
+    }
+
+    /// A handle for an identity that has none (nothing for one that has).
+    mutating func give(_ identity: Identity) {
+        guard byIdentity[identity] == nil else { return }
         let number = (counters[identity.kind] ?? 0) + 1
         counters[identity.kind] = number
         let handle = identity.kind.handlePrefix + String(number)
@@ -40,18 +59,34 @@ public struct HandleTable: Sendable {
         order[identity.kind, default: []].append(identity)
     }
 
-    mutating func forget(file: Int) {
-        for (handle, identity) in byHandle where identity.file == file {
-            byHandle[handle] = nil
-            byIdentity[identity] = nil
+    private mutating func give(_ item: StoreItem) {
+        guard storeItems[item] == nil else { return }
+        let handle: String
+        if item.isSpace {
+            spaceCount += 1
+            handle = "sp\(spaceCount)"
+        } else {
+            anchorCount += 1
+            handle = "a\(anchorCount)"
         }
-        for kind in order.keys { order[kind]?.removeAll { $0.file == file } }
+        storeItems[item] = handle
+        storeItemByHandle[handle] = item
     }
 
     public func identity(for handle: String) -> Identity? { byHandle[handle] }
     public func handle(for identity: Identity) -> String? { byIdentity[identity] }
 
-    public var allHandles: [String] { Array(byHandle.keys) }
+    public func handle(forSpace id: String, store: Int) -> String? {
+        storeItems[StoreItem(store: store, isSpace: true, id: id.uppercased())]
+    }
+
+    public func handle(forAnchor id: String, store: Int) -> String? {
+        storeItems[StoreItem(store: store, isSpace: false, id: id.uppercased())]
+    }
+
+    public func storeItem(for handle: String) -> StoreItem? { storeItemByHandle[handle] }
+
+    public var allHandles: [String] { Array(byHandle.keys) + Array(storeItemByHandle.keys) }
 
     /// Identities whose identifier starts with `prefix` (case-insensitive), for UUID references.
     public func identities(withIdentifierPrefix prefix: String) -> [Identity] {
@@ -61,59 +96,79 @@ public struct HandleTable: Sendable {
 }
 
 /// Links the rooms of a `CapturedStructure` to the structure-level arrays Apple's merge
-/// built from them, so an edit of a room keeps both in step. A structure-level element
-/// is a room element's twin when it has the same identifier or, failing that, the same
-/// place (within 5 cm) and kind. One that matches several rooms (a shared wall, a floor
-/// spanning rooms) is left alone by edits of a single room, and reported.
+/// built from them (provenance), so an edit of a room keeps both in step. A room element
+/// stands for the structure-level element with its identifier or, failing that, one of
+/// its kind in the same place (within 5 cm). Several room elements may stand for one
+/// structure-level element (a wall seen from two rooms, one floor under several rooms).
+/// Linear in the file: identifiers through a dictionary, places through a grid.
 enum StructureTwins {
     static let tolerance = 0.05
 
-    static func find(_ structure: CapturedStructure, file: Int) -> (twins: [Identity: Identity], shared: [Scope: Int]) {
-        var candidates: [Identity: [Identity]] = [:]
-        let merged = structure.merged
-        for (roomIndex, room) in structure.rooms.enumerated() {
-            let scope = Scope.room(roomIndex)
-            for kind in ElementKind.surfaceKinds + [.object] {
-                for index in 0..<room.count(of: kind) {
-                    guard let element = room.element(kind, at: index), let id = element.identifier else { continue }
-                    let own = Identity(file: file, scope: scope, kind: kind, key: id)
-                    if let match = merged.index(of: kind, identifier: id) {
-                        candidates[mergedIdentity(merged, kind, match, file), default: []].append(own)
-                        continue
+    static func find(_ file: WorkspaceFile) -> [Identity: StructureLink] {
+        guard let merged = file.capture(.structure), let mergedKeys = file.keys[.structure] else { return [:] }
+        var links: [Identity: StructureLink] = [:]
+        var grids: [ElementKind: PointGrid] = [:]
+        for kind in ElementKind.surfaceKinds + [.object, .section] {
+            var grid = PointGrid(cell: 0.5)
+            for index in 0..<merged.count(of: kind) { grid.insert(index, at: merged.anchorPoint(kind, at: index)) }
+            grids[kind] = grid
+        }
+        for roomID in file.roomIDs {
+            let scope = Scope.room(roomID)
+            guard let room = file.capture(scope), let keys = file.keys[scope] else { continue }
+            for kind in ElementKind.surfaceKinds + [.object, .section] {
+                let roomKeys = keys[kind].keys
+                for index in roomKeys.indices {
+                    let element = room.element(kind, at: index)!
+                    var match: Int?
+                    if kind != .section, let byKey = mergedKeys[kind].index(of: roomKeys[index]) {
+                        match = byKey
+                    } else {
+                        match = grids[kind]!.near(room.anchorPoint(kind, at: index), within: tolerance).first { candidate in
+                            samePlace(element, merged.element(kind, at: candidate)!)
+                        }
                     }
-                    for other in 0..<merged.count(of: kind) where samePlace(element, merged.element(kind, at: other)!) {
-                        candidates[mergedIdentity(merged, kind, other, file), default: []].append(own)
-                    }
-                }
-            }
-            for (index, section) in room.sections.enumerated() {
-                for (other, candidate) in merged.sections.enumerated()
-                where candidate.label == section.label && distance(candidate.center, section.center) < tolerance {
-                    candidates[Identity(file: file, scope: .merged, kind: .section, key: "#\(other)"), default: []]
-                        .append(Identity(file: file, scope: scope, kind: .section, key: "#\(index)"))
+                    guard let match else { continue }
+                    let own = Identity(file: file.id, scope: scope, kind: kind, key: roomKeys[index])
+                    let target = Identity(file: file.id, scope: .structure, kind: kind, key: mergedKeys[kind].keys[match])
+                    links[own] = link(own: element, target: merged.element(kind, at: match)!, identity: target)
                 }
             }
         }
-        var twins: [Identity: Identity] = [:]
-        var shared: [Scope: Int] = [:]
-        for (mergedElement, owners) in candidates {
-            let rooms = Set(owners.map(\.scope))
-            if rooms.count == 1, owners.count == 1 {
-                twins[owners[0]] = mergedElement
-            } else {
-                for scope in rooms { shared[scope, default: 0] += 1 }
-            }
+        return links
+    }
+
+    /// A link with the relation of the two elements as they are now.
+    static func link(own: Element, target: Element, identity: Identity) -> StructureLink {
+        StructureLink(element: identity, relation: relation(own, target), sameStory: own.story == target.story)
+    }
+
+    /// How `b` sits relative to `a`, in terms a rigid motion of both leaves unchanged: for
+    /// surfaces and objects, b's position and first axis in a's frame; for sections (a
+    /// centre only), their distance.
+    static func relation(_ a: Element, _ b: Element) -> SIMD8<Float> {
+        switch (a.transform, b.transform) {
+        case (let x?, let y?):
+            let d = y.translation - x.translation
+            let axes = [x.column(0), x.column(1), x.column(2)]
+            let offset = SIMD3((axes[0] * d).sum(), (axes[1] * d).sum(), (axes[2] * d).sum())
+            let c = y.column(0)
+            let axis = SIMD3((axes[0] * c).sum(), (axes[1] * c).sum(), (axes[2] * c).sum())
+            return SIMD8(Float(offset.x), Float(offset.y), Float(offset.z), Float(axis.x), Float(axis.y), Float(axis.z), 0, 0)
+        default:
+            guard case .section(let s) = a, case .section(let t) = b else { return SIMD8() }
+            let d = SIMD3<Double>(t.center) - SIMD3<Double>(s.center)
+            return SIMD8(Float((d * d).sum().squareRoot()), 0, 0, 0, 0, 0, 0, 0)
         }
-        return (twins, shared)
     }
 
-    private static func mergedIdentity(_ merged: CapturedRoom, _ kind: ElementKind, _ index: Int, _ file: Int) -> Identity {
-        Identity(file: file, scope: .merged, kind: kind, key: merged.element(kind, at: index)!.identifier!)
-    }
-
-    private static func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Double {
-        let d = SIMD3<Double>(a) - SIMD3<Double>(b)
-        return (d * d).sum().squareRoot()
+    /// Whether two relations are the same within what float storage and rounding explain:
+    /// 2 mm and about 0.1°.
+    static func agrees(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> Bool {
+        let d = a - b
+        let offset = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).squareRoot()
+        let axis = (d[3] * d[3] + d[4] * d[4] + d[5] * d[5]).squareRoot()
+        return offset < 0.002 && axis < 0.002
     }
 
     private static func samePlace(_ a: Element, _ b: Element) -> Bool {
@@ -129,6 +184,8 @@ enum StructureTwins {
             }
             return close(x.transform.translation, y.transform.translation)
                 && abs(Double(x.dimensions.x) - Double(y.dimensions.x)) < tolerance
+        case (.section(let x), .section(let y)):
+            return x.label == y.label && close(SIMD3<Double>(x.center), SIMD3<Double>(y.center))
         default:
             return false
         }
@@ -136,5 +193,66 @@ enum StructureTwins {
 
     private static func close(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Bool {
         ((a - b) * (a - b)).sum().squareRoot() < tolerance
+    }
+}
+
+/// Points in plan bucketed into square cells, to find what is near a point without
+/// scanning everything.
+struct PointGrid {
+    let cell: Double
+    private var buckets: [SIMD2<Int>: [Int]] = [:]
+
+    init(cell: Double) {
+        self.cell = cell
+    }
+
+    private func key(_ p: PlanPoint) -> SIMD2<Int> {
+        SIMD2(Int((p.x / cell).rounded(.down)), Int((p.z / cell).rounded(.down)))
+    }
+
+    mutating func insert(_ value: Int, at point: PlanPoint) {
+        buckets[key(point), default: []].append(value)
+    }
+
+    /// Values in the cells within `radius` of `point` (a superset of those within radius).
+    func near(_ point: PlanPoint, within radius: Double) -> [Int] {
+        let low = key(PlanPoint(x: point.x - radius, z: point.z - radius))
+        let high = key(PlanPoint(x: point.x + radius, z: point.z + radius))
+        var result: [Int] = []
+        for x in low.x...high.x {
+            for z in low.y...high.y { result += buckets[SIMD2(x, z)] ?? [] }
+        }
+        return result.sorted()
+    }
+}
+
+extension Element {
+    /// The placement of a surface or object (sections have only a centre).
+    var transform: Transform? {
+        switch self {
+        case .surface(let surface): return surface.transform
+        case .object(let object): return object.transform
+        case .section: return nil
+        }
+    }
+
+    var story: Int? {
+        switch self {
+        case .surface(let surface): return surface.story
+        case .object(let object): return object.story
+        case .section(let section): return section.story
+        }
+    }
+}
+
+extension CapturedRoom {
+    /// Where an element is in plan: its centre (a section's centre).
+    func anchorPoint(_ kind: ElementKind, at index: Int) -> PlanPoint {
+        switch kind {
+        case .section: return PlanPoint(x: Double(sections[index].center.x), z: Double(sections[index].center.z))
+        case .object: return PlanPoint(objects[index].transform.translation)
+        case .room: return PlanPoint(x: 0, z: 0)
+        default: return PlanPoint(surfaces(kind.surfaceArray!)[index].transform.translation)
+        }
     }
 }

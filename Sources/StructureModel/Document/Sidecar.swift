@@ -1,28 +1,36 @@
-/// Free-text names of rooms and sections, kept next to the RoomPlan file in
-/// `NAME.wb.json` (for `NAME.json`), because RoomPlan's JSON has no place for them and a
-/// key of wb's own in Apple's file could break readers that check its keys.
+/// Free-text names of rooms and sections, and the space each room was scanned in, kept
+/// next to the RoomPlan file in `NAME.wb.json` (for `NAME.json`), because RoomPlan's JSON
+/// has no place for them and a key of wb's own in Apple's file could break readers that
+/// check its keys.
 ///
-/// Names are tied to what survives a save, a re-export and a re-merge: a room by the
-/// identifiers of its walls (falling back to its position), a section by its label's
-/// centre and story (within 0.5 m), not by array positions alone.
+/// Entries are tied to what survives a save, a re-export and a re-merge, not to array
+/// positions alone: a room by the identifiers of its walls (its position only as a last
+/// resort), a section by its room, then its position in the room with its label, then its
+/// centre (within 0.5 m). Matching is linear in the file and the sidecar.
 public struct Sidecar: Sendable, Equatable {
-    public struct RoomName: Sendable, Equatable {
+    public struct RoomEntry: Sendable, Equatable {
         public var index: Int?
         public var walls: [String]
         public var name: String
         /// The Hyperbasis space the room was scanned in, if a person said so.
         public var space: String? = nil
+        public var sections: [SectionEntry] = []
     }
 
-    public struct SectionName: Sendable, Equatable {
+    public struct SectionEntry: Sendable, Equatable {
+        /// Position among its room's sections (version 2 on).
+        public var index: Int?
+        public var label: String?
+        /// Version 1 kept the room's position here, with sections listed apart from rooms.
         public var room: Int?
         public var center: SIMD3<Float>
         public var story: Int?
         public var name: String
     }
 
-    public var rooms: [RoomName] = []
-    public var sections: [SectionName] = []
+    public var rooms: [RoomEntry] = []
+    /// Sections of a version 1 sidecar, matched by centre alone.
+    public var looseSections: [SectionEntry] = []
 
     public init() {}
 
@@ -30,73 +38,99 @@ public struct Sidecar: Sendable, Equatable {
         (roomPlanPath.hasSuffix(".json") ? String(roomPlanPath.dropLast(5)) : roomPlanPath) + ".wb.json"
     }
 
-    static func scopeIndex(_ scope: Scope) -> Int? {
-        if case .room(let index) = scope { return index }
-        return nil
-    }
-
-    /// The names in `names`, described by what identifies their rooms and sections.
-    public init(names: [NameKey: String], document: RoomPlanDocument, spaceLinks: [Scope: String] = [:]) {
-        for (scope, space) in spaceLinks.sorted(by: { "\($0.key)" < "\($1.key)" }) where names[.room(scope)] == nil {
-            let walls = document.room(scope)?.walls.map(\.identifier) ?? []
-            rooms.append(RoomName(index: Self.scopeIndex(scope), walls: walls, name: "", space: space))
-        }
-        for (key, name) in names.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-            switch key {
-            case .room(let scope):
-                let walls = document.room(scope)?.walls.map(\.identifier) ?? []
-                rooms.append(RoomName(index: Self.scopeIndex(scope), walls: walls, name: name, space: spaceLinks[scope]))
-            case .section(let scope, let index):
-                guard let section = document.room(scope)?.sections[safe: index] else { continue }
-                sections.append(SectionName(room: Self.scopeIndex(scope), center: section.center, story: section.story, name: name))
+    /// What `file` keeps that RoomPlan's JSON cannot: its names and space links.
+    public init(file: WorkspaceFile) {
+        for (position, id) in file.roomIDs.enumerated() {
+            let room = Identity.room(id, file: file.id)
+            guard let capture = file.capture(room.scope) else { continue }
+            var entry = RoomEntry(index: file.isStructure ? position : nil, walls: capture.walls.map(\.identifier),
+                                  name: file.names[room] ?? "", space: file.spaceLinks[id])
+            for (index, key) in file.keys(room.scope, .section).keys.enumerated() {
+                guard let name = file.names[Identity(file: file.id, scope: room.scope, kind: .section, key: key)] else { continue }
+                let section = capture.sections[index]
+                entry.sections.append(SectionEntry(index: index, label: section.label, room: nil, center: section.center,
+                                                   story: section.story, name: name))
             }
+            if !entry.name.isEmpty || entry.space != nil || !entry.sections.isEmpty { rooms.append(entry) }
         }
     }
 
-    /// Which space each room was scanned in, matched as names are.
-    public func spaceLinks(for document: RoomPlanDocument) -> [Scope: String] {
-        var result: [Scope: String] = [:]
-        for room in rooms {
-            if let space = room.space, let scope = Self.bestScope(document, walls: room.walls, index: room.index) { result[scope] = space }
+    /// For each entry, the room of `file` it belongs to: the one with most of its walls,
+    /// else the one at its position.
+    private func matchRooms(_ file: WorkspaceFile) -> [RoomID?] {
+        var roomOfWall: [String: RoomID] = [:]
+        for id in file.roomIDs {
+            for wall in file.capture(.room(id))?.walls ?? [] { roomOfWall[wall.identifier] = id }
+        }
+        return rooms.map { entry in
+            var votes: [RoomID: Int] = [:]
+            for wall in entry.walls { if let id = roomOfWall[wall] { votes[id, default: 0] += 1 } }
+            if let best = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) { return best.key }
+            if !file.isStructure, entry.index == nil { return file.roomIDs.first }
+            if let index = entry.index, file.roomIDs.indices.contains(index) { return file.roomIDs[index] }
+            return nil
+        }
+    }
+
+    /// Which space each room was scanned in.
+    public func spaceLinks(for file: WorkspaceFile) -> [RoomID: String] {
+        var result: [RoomID: String] = [:]
+        for (entry, room) in zip(rooms, matchRooms(file)) {
+            if let space = entry.space, let room { result[room] = space }
         }
         return result
     }
 
-    static func bestScope(_ document: RoomPlanDocument, walls: [String], index: Int?) -> Scope? {
-        let scopes = document.roomScopes
-        let wanted = Set(walls)
-        var best: (Scope, Int)?
-        for scope in scopes {
-            let overlap = Set(document.room(scope)?.walls.map(\.identifier) ?? []).intersection(wanted).count
-            if overlap > 0 && overlap > (best?.1 ?? 0) { best = (scope, overlap) }
-        }
-        if let best { return best.0 }
-        if case .room = document, index == nil { return .capture }
-        if let index, scopes.indices.contains(index) { return scopes[index] }
-        return nil
-    }
-
     /// Finds, for each saved name, the room or section it belongs to now.
-    public func names(for document: RoomPlanDocument) -> [NameKey: String] {
-        var result: [NameKey: String] = [:]
-        let scopes = document.roomScopes
-        func bestScope(walls: [String], index: Int?) -> Scope? { Self.bestScope(document, walls: walls, index: index) }
-        for room in rooms where !room.name.isEmpty {
-            if let scope = bestScope(walls: room.walls, index: room.index) { result[.room(scope)] = room.name }
+    public func names(for file: WorkspaceFile) -> [Identity: String] {
+        var result: [Identity: String] = [:]
+        for (entry, room) in zip(rooms, matchRooms(file)) {
+            guard let room else { continue }
+            let identity = Identity.room(room, file: file.id)
+            if !entry.name.isEmpty { result[identity] = entry.name }
+            guard let capture = file.capture(identity.scope) else { continue }
+            let keys = file.keys(identity.scope, .section).keys
+            for section in entry.sections {
+                if let index = Self.matchSection(section, in: capture.sections) {
+                    result[Identity(file: file.id, scope: identity.scope, kind: .section, key: keys[index])] = section.name
+                }
+            }
         }
-        for section in sections {
-            var best: (NameKey, Double)?
-            for scope in scopes {
-                for (index, candidate) in (document.room(scope)?.sections ?? []).enumerated()
-                where candidate.story == section.story {
-                    let d = SIMD3<Double>(candidate.center) - SIMD3<Double>(section.center)
-                    let distance = (d * d).sum().squareRoot()
-                    if distance < 0.5 && distance < (best?.1 ?? .infinity) { best = (.section(scope, index), distance) }
+        for section in looseSections {
+            var best: (Identity, Double)?
+            for id in file.roomIDs {
+                let scope = Scope.room(id)
+                guard let capture = file.capture(scope) else { continue }
+                let keys = file.keys(scope, .section).keys
+                for (index, candidate) in capture.sections.enumerated() where candidate.story == section.story {
+                    let distance = Self.distance(candidate.center, section.center)
+                    if distance < 0.5 && distance < (best?.1 ?? .infinity) {
+                        best = (Identity(file: file.id, scope: scope, kind: .section, key: keys[index]), distance)
+                    }
                 }
             }
             if let best { result[best.0] = section.name }
         }
         return result
+    }
+
+    /// The section of a room an entry names: at its position with its label, else at its
+    /// position near its centre, else the nearest within 0.5 m.
+    static func matchSection(_ entry: SectionEntry, in sections: [Section]) -> Int? {
+        if let index = entry.index, sections.indices.contains(index) {
+            if sections[index].label == entry.label || distance(sections[index].center, entry.center) < 0.5 { return index }
+        }
+        var best: (Int, Double)?
+        for (index, candidate) in sections.enumerated() {
+            let d = distance(candidate.center, entry.center)
+            if d < 0.5 && d < (best?.1 ?? .infinity) { best = (index, d) }
+        }
+        return best?.0
+    }
+
+    private static func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Double {
+        let d = SIMD3<Double>(a) - SIMD3<Double>(b)
+        return (d * d).sum().squareRoot()
     }
 
     public func encoded(fileName: String) -> [UInt8] {
@@ -121,6 +155,12 @@ public struct Sidecar: Sendable, Equatable {
                 writer.key("name")
                 writer.string(room.name)
             }
+            if !room.sections.isEmpty {
+                writer.key("sections")
+                writer.beginArray()
+                for section in room.sections { Self.write(section, to: &writer) }
+                writer.endArray()
+            }
             if let space = room.space {
                 writer.key("space")
                 writer.string(space)
@@ -132,32 +172,55 @@ public struct Sidecar: Sendable, Equatable {
             writer.endObject()
         }
         writer.endArray()
-        writer.key("sections")
-        writer.beginArray()
-        for section in sections {
-            writer.beginObject()
-            writer.key("center")
-            writer.vector(section.center)
-            writer.key("name")
-            writer.string(section.name)
-            if let room = section.room {
-                writer.key("room")
-                writer.int(room)
-            }
-            if let story = section.story {
-                writer.key("story")
-                writer.int(story)
-            }
-            writer.endObject()
-        }
-        writer.endArray()
         writer.key("version")
-        writer.int(1)
+        writer.int(2)
         writer.endObject()
         return writer.bytes + [0x0A]
     }
 
-    /// Reads a sidecar; a malformed one is an error for the caller to report as a warning.
+    private static func write(_ section: SectionEntry, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("center")
+        writer.vector(section.center)
+        if let index = section.index {
+            writer.key("index")
+            writer.int(index)
+        }
+        if let label = section.label {
+            writer.key("label")
+            writer.string(label)
+        }
+        writer.key("name")
+        writer.string(section.name)
+        if let room = section.room {
+            writer.key("room")
+            writer.int(room)
+        }
+        if let story = section.story {
+            writer.key("story")
+            writer.int(story)
+        }
+        writer.endObject()
+    }
+
+    private static func readSection(_ reader: inout JSONReader) throws -> SectionEntry {
+        var section = SectionEntry(index: nil, label: nil, room: nil, center: .zero, story: nil, name: "")
+        try reader.readObject { reader, key in
+            switch key {
+            case "center": section.center = try reader.readVector("center")
+            case "index": section.index = try reader.readInt()
+            case "label": section.label = try reader.readString()
+            case "name": section.name = try reader.readString()
+            case "room": section.room = try reader.readInt()
+            case "story": section.story = try reader.readInt()
+            default: try reader.skipValue()
+            }
+        }
+        return section
+    }
+
+    /// Reads a sidecar (version 1 or 2); a malformed one is an error for the caller to
+    /// report as a warning.
     public static func decode(_ bytes: [UInt8]) throws(RoomPlanDecodeError) -> Sidecar {
         do {
             return try withJSONReader(bytes) { reader in
@@ -166,12 +229,13 @@ public struct Sidecar: Sendable, Equatable {
                     switch key {
                     case "rooms":
                         try reader.readArray { reader, _ in
-                            var room = RoomName(index: nil, walls: [], name: "")
+                            var room = RoomEntry(index: nil, walls: [], name: "")
                             try reader.readObject { reader, key in
                                 switch key {
                                 case "index": room.index = try reader.readInt()
                                 case "name": room.name = try reader.readString()
                                 case "space": room.space = try reader.readString()
+                                case "sections": try reader.readArray { reader, _ in room.sections.append(try readSection(&reader)) }
                                 case "walls": try reader.readArray { reader, _ in room.walls.append(try reader.readString()) }
                                 default: try reader.skipValue()
                                 }
@@ -179,19 +243,7 @@ public struct Sidecar: Sendable, Equatable {
                             sidecar.rooms.append(room)
                         }
                     case "sections":
-                        try reader.readArray { reader, _ in
-                            var section = SectionName(room: nil, center: .zero, story: nil, name: "")
-                            try reader.readObject { reader, key in
-                                switch key {
-                                case "center": section.center = try reader.readVector("center")
-                                case "name": section.name = try reader.readString()
-                                case "room": section.room = try reader.readInt()
-                                case "story": section.story = try reader.readInt()
-                                default: try reader.skipValue()
-                                }
-                            }
-                            sidecar.sections.append(section)
-                        }
+                        try reader.readArray { reader, _ in sidecar.looseSections.append(try readSection(&reader)) }
                     default:
                         try reader.skipValue()
                     }

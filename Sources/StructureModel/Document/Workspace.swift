@@ -1,73 +1,156 @@
-/// Who an element is, independent of where it sits now: its file, capture, kind and
-/// identifier (sections, which have none, by their position when the file was opened).
-public struct Identity: Sendable, Hashable {
-    public var file: Int
-    public var scope: Scope
-    public var kind: ElementKind
-    public var key: String
-
-    public init(file: Int, scope: Scope, kind: ElementKind, key: String) {
-        self.file = file
-        self.scope = scope
-        self.kind = kind
-        self.key = key
-    }
-}
-
-/// What a free-text name is attached to.
-public enum NameKey: Sendable, Hashable {
-    case room(Scope)
-    case section(Scope, Int)
-}
-
-/// An element taken out by `delete`, with where it was, so `restore` can put it back.
-struct Buried: Sendable {
-    var element: Element
-}
-
-/// One open file and what wb keeps beside it.
+/// One open file and what wb keeps beside it. Everything here is keyed by identity, not
+/// by position: rooms by `RoomID`, elements by `Identity`, so inserting or removing a
+/// room or an element never changes what a handle, a name or a link points at.
 public struct WorkspaceFile: Sendable {
     /// A unique number within the workspace (files are never renumbered).
     public let id: Int
     /// A short name for prompts: the file name without `.json`, made unique.
     public var name: String
     public var path: String
-    public var document: RoomPlanDocument
+    public internal(set) var document: RoomPlanDocument
     /// The file on disk when it was opened or last saved, to notice changes by others.
     public var stamp: FileStamp?
     public var diagnostics: [Diagnostic]
+    /// The rooms in document order: one for a room file, the nested rooms of a structure.
+    public internal(set) var roomIDs: [RoomID] = []
+    var roomPosition: [RoomID: Int] = [:]
+    /// The keys of every capture's arrays, parallel to them.
+    var keys: [Scope: CaptureKeys] = [:]
+    /// Section keys are handed out from here, so none is given twice in a file.
+    var nextSectionKey = 1
     /// Free-text names of rooms and sections; RoomPlan has no place for them, so they live
     /// in a sidecar file next to the RoomPlan file (see `Sidecar`).
-    public var names: [NameKey: String] = [:]
+    public internal(set) var names: [Identity: String] = [:]
     /// For each room, the Hyperbasis space (its id) it was scanned in: the same coordinate
     /// frame, so that space's anchors can be placed in the room. Kept in the sidecar too.
-    public var spaceLinks: [Scope: String] = [:]
+    public internal(set) var spaceLinks: [RoomID: String] = [:]
     /// Whether a sidecar was read or must be written (names once given stay saved).
     public var hasSidecar = false
     /// The state the file is in; a new number after every change, the old one after undo.
     public internal(set) var state: Int = 0
     public internal(set) var savedState: Int = 0
-    var graveyard: [Identity: Buried] = [:]
-    /// Each array's identifiers in their order when opened, to restore in place.
+    /// Elements taken out by `delete`, for `restore`.
+    var graveyard: [Identity: Element] = [:]
+    /// Each array's keys in their order when opened, to restore in place.
     var originalRank: [Scope: [ElementKind: [String: Int]]] = [:]
-    /// For a structure: a room element's structure-level twin, when only that room has it.
-    public internal(set) var twins: [Identity: Identity] = [:]
-    /// Structure-level elements that match more than one room (a shared wall, the floor).
-    public internal(set) var sharedTwins: [Scope: Int] = [:]
+    /// For a structure: each room element's structure-level element (provenance).
+    public internal(set) var links: [Identity: StructureLink] = [:]
+    /// The other way round: the room elements a structure-level element stands for.
+    public internal(set) var owners: [Identity: [Identity]] = [:]
 
     public var isModified: Bool { state != savedState }
+
+    public var isStructure: Bool { document.isStructure }
+
+    /// The rooms as identities, in document order.
+    public var rooms: [Identity] { roomIDs.map { Identity.room($0, file: id) } }
+
+    /// The capture a scope names, if this file has it.
+    public func capture(_ scope: Scope) -> CapturedRoom? {
+        switch scope {
+        case .room(let room):
+            guard let position = roomPosition[room] else { return nil }
+            return document.capture(at: position)
+        case .structure:
+            return isStructure ? document.capture(at: nil) : nil
+        }
+    }
+
+    /// Position of a capture in the document: a room's index, or nil for structure level.
+    func slot(_ scope: Scope) -> Int?? {
+        switch scope {
+        case .room(let room): return roomPosition[room].map { .some($0) }
+        case .structure: return isStructure ? .some(nil) : nil
+        }
+    }
+
+    /// Where an element is now in its array, or nil when it is not there (deleted).
+    public func position(of identity: Identity) -> Int? {
+        keys[identity.scope]?.arrays[identity.kind]?.index(of: identity.key)
+    }
+
+    /// The keys of one array of a capture, in array order.
+    public func keys(_ scope: Scope, _ kind: ElementKind) -> ArrayKeys {
+        keys[scope]?[kind] ?? ArrayKeys()
+    }
+
+    /// Every identity in one capture's array, in array order.
+    public func identities(_ scope: Scope, _ kind: ElementKind) -> [Identity] {
+        keys(scope, kind).keys.map { Identity(file: id, scope: scope, kind: kind, key: $0) }
+    }
+
+    /// The scopes of this file: its rooms, then the structure level.
+    public var scopes: [Scope] {
+        roomIDs.map { Scope.room($0) } + (isStructure ? [.structure] : [])
+    }
+
+    /// A new file value for a document: keys for every capture, rooms numbered from
+    /// `firstRoom` on. Ranks (for `restore`) are the positions at this moment.
+    public static func make(id: Int, name: String, path: String, document: RoomPlanDocument, firstRoom: Int) -> WorkspaceFile {
+        var file = WorkspaceFile(id: id, name: name, path: path, document: document, stamp: nil, diagnostics: [])
+        for position in 0..<document.roomCount {
+            let room = RoomID(firstRoom + position)
+            file.roomIDs.append(room)
+            file.roomPosition[room] = position
+        }
+        for scope in file.scopes {
+            guard let capture = file.capture(scope) else { continue }
+            let keys = CaptureKeys.make(for: capture, nextSection: &file.nextSectionKey)
+            file.keys[scope] = keys
+            var ranks: [ElementKind: [String: Int]] = [:]
+            for kind in ElementKind.surfaceKinds + [.object] {
+                var rank: [String: Int] = [:]
+                rank.reserveCapacity(keys[kind].count)
+                for (index, key) in keys[kind].keys.enumerated() { rank[key] = index }
+                ranks[kind] = rank
+            }
+            file.originalRank[scope] = ranks
+        }
+        return file
+    }
+
+    init(id: Int, name: String, path: String, document: RoomPlanDocument, stamp: FileStamp?, diagnostics: [Diagnostic]) {
+        self.id = id
+        self.name = name
+        self.path = path
+        self.document = document
+        self.stamp = stamp
+        self.diagnostics = diagnostics
+    }
+}
+
+/// A structure-level element that a room element stands for, and how the two sat
+/// relative to each other when they were linked. An edit that moves one and not the
+/// other changes that relation, which is how wb knows the structure no longer agrees
+/// with its rooms.
+public struct StructureLink: Sendable, Hashable {
+    public var element: Identity
+    var relation: SIMD8<Float>
+    var sameStory: Bool
+
+    public init(element: Identity, relation: SIMD8<Float>, sameStory: Bool) {
+        self.element = element
+        self.relation = relation
+        self.sameStory = sameStory
+    }
 }
 
 /// Everything open in a wb session: files, their handles, their names. Edits go through
-/// `apply`, which records the inverse of every change (`Change`), so undo costs memory in
-/// proportion to what an edit changed, never a copy of the document.
+/// `perform`, which records the inverse of every change (`Change`), so undo costs memory
+/// in proportion to what an edit changed, never a copy of the document.
 public struct Workspace: Sendable {
     public private(set) var files: [WorkspaceFile] = []
+    private var fileIndexByID: [Int: Int] = [:]
     public private(set) var handles = HandleTable()
     /// Hyperbasis stores (and single HBSpace files), with what is on disk for each.
     public private(set) var stores: [StoreEntry] = []
-    private var nextFileID = 1
+    /// The next file (or store) number and room number; never reused.
+    public private(set) var nextFileID = 1
+    public private(set) var nextRoomID = 1
     private var nextState = 1
+    /// Short names in use and, per base name, the next counter to try.
+    private var usedNames: Set<String> = []
+    private var nameCounters: [String: Int] = [:]
 
     public init() {}
 
@@ -75,11 +158,16 @@ public struct Workspace: Sendable {
         stores.firstIndex { $0.id == id }
     }
 
+    /// A store value for `store`, numbered as the next file; not yet open (see `Change.openStore`).
+    public func makeStore(_ store: HyperbasisStore) -> StoreEntry {
+        StoreEntry(id: nextFileID, store: store, onDisk: store)
+    }
+
     @discardableResult
     public mutating func addStore(_ store: HyperbasisStore) -> StoreEntry {
-        let entry = StoreEntry(id: nextFileID, store: store, onDisk: store)
-        nextFileID += 1
-        stores.append(entry)
+        let entry = makeStore(store)
+        var change = Change.openStore(entry, at: stores.count)
+        apply(&change)
         return entry
     }
 
@@ -103,69 +191,68 @@ public struct Workspace: Sendable {
     }
 
     public func fileIndex(id: Int) -> Int? {
-        files.firstIndex { $0.id == id }
+        fileIndexByID[id]
     }
 
     public func file(id: Int) -> WorkspaceFile? {
         fileIndex(id: id).map { files[$0] }
     }
 
+    /// The capture an identity's scope names.
+    public func capture(_ identity: Identity) -> CapturedRoom? {
+        file(id: identity.file)?.capture(identity.scope)
+    }
+
     // MARK: Opening and closing
 
-    /// Adds a decoded file: gives every room and element a handle, links a structure's
-    /// rooms to their structure-level twins, reads names from the sidecar.
-    @discardableResult
-    public mutating func add(path: String, document: RoomPlanDocument, stamp: FileStamp?,
-                             diagnostics: [Diagnostic], sidecar: Sidecar? = nil) -> WorkspaceFile {
+    /// A short name for a path: its file name without `.json`, with `-2`, `-3` after it when
+    /// another open file has it. Counters per base name keep this constant time.
+    public func shortName(for path: String) -> String {
         var base = FileIO.baseName(of: path)
         if base.hasSuffix(".json") { base.removeLast(5) }
-        var name = base
-        var counter = 2
-        while files.contains(where: { $0.name == name }) {
-            name = "\(base)-\(counter)"
-            counter += 1
-        }
-        var file = WorkspaceFile(id: nextFileID, name: name, path: path, document: document, stamp: stamp,
-                                 diagnostics: diagnostics)
-        nextFileID += 1
-        for scope in document.roomScopes + (document.isStructure ? [.merged] : []) {
-            guard let room = document.room(scope) else { continue }
-            var ranks: [ElementKind: [String: Int]] = [:]
-            for kind in ElementKind.surfaceKinds + [.object] {
-                var rank: [String: Int] = [:]
-                for index in 0..<room.count(of: kind) {
-                    if let id = room.element(kind, at: index)?.identifier, rank[id] == nil { rank[id] = index }
-                }
-                ranks[kind] = rank
+        guard usedNames.contains(base) else { return base }
+        var counter = nameCounters[base] ?? 2
+        while usedNames.contains("\(base)-\(counter)") { counter += 1 }
+        return "\(base)-\(counter)"
+    }
+
+    /// A file value for a document, numbered as the next file with rooms numbered as the
+    /// next rooms; links a structure's rooms to its structure-level elements and reads the
+    /// names in `sidecar`. Nothing is open until a `Change.openFile` of it is applied.
+    public func makeFile(path: String, document: RoomPlanDocument, stamp: FileStamp?,
+                         diagnostics: [Diagnostic], sidecar: Sidecar? = nil) -> WorkspaceFile {
+        var file = WorkspaceFile.make(id: nextFileID, name: shortName(for: path), path: path, document: document,
+                                      firstRoom: nextRoomID)
+        file.stamp = stamp
+        file.diagnostics = diagnostics
+        if document.isStructure {
+            for (own, link) in StructureTwins.find(file) {
+                file.links[own] = link
+                file.owners[link.element, default: []].append(own)
             }
-            file.originalRank[scope] = ranks
         }
-        if case .structure(let structure) = document {
-            let links = StructureTwins.find(structure, file: file.id)
-            file.twins = links.twins
-            file.sharedTwins = links.shared
-        }
-        handles.assign(file)
         if let sidecar {
-            file.names = sidecar.names(for: document)
-            file.spaceLinks = sidecar.spaceLinks(for: document)
+            file.names = sidecar.names(for: file)
+            file.spaceLinks = sidecar.spaceLinks(for: file)
             file.hasSidecar = true
         }
-        files.append(file)
         return file
     }
 
-    public mutating func closeStore(id: Int) -> StoreEntry? {
-        guard let index = storeIndex(id: id) else { return nil }
-        // Rooms attached to the store's spaces stay attached by space id; they find the
-        // anchors again if the store is reopened.
-        return stores.remove(at: index)
+    /// Opens a decoded file (not as an undoable step: what is opened at the start is where
+    /// history begins).
+    @discardableResult
+    public mutating func add(path: String, document: RoomPlanDocument, stamp: FileStamp?,
+                             diagnostics: [Diagnostic], sidecar: Sidecar? = nil) -> WorkspaceFile {
+        let file = makeFile(path: path, document: document, stamp: stamp, diagnostics: diagnostics, sidecar: sidecar)
+        add(file)
+        return file
     }
 
-    public mutating func close(id: Int) -> WorkspaceFile? {
-        guard let index = fileIndex(id: id) else { return nil }
-        handles.forget(file: id)
-        return files.remove(at: index)
+    /// Opens a file value made by `makeFile` (not as an undoable step).
+    public mutating func add(_ file: WorkspaceFile) {
+        var change = Change.openFile(file, at: files.count)
+        apply(&change)
     }
 
     public mutating func markSaved(id: Int, stamp: FileStamp?) {
@@ -175,104 +262,198 @@ public struct Workspace: Sendable {
         if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty { files[index].hasSidecar = true }
     }
 
-    // MARK: Finding elements
-
-    /// Where an element is now, or nil when it is deleted.
-    public func path(of identity: Identity) -> ElementPath? {
-        guard let fileIndex = fileIndex(id: identity.file),
-              let room = files[fileIndex].document.room(identity.scope) else { return nil }
-        switch identity.kind {
-        case .room:
-            return ElementPath(file: identity.file, scope: identity.scope, kind: .room, index: 0)
-        case .section:
-            guard let index = Int(identity.key.dropFirst()), index < room.sections.count else { return nil }
-            return ElementPath(file: identity.file, scope: identity.scope, kind: .section, index: index)
-        default:
-            guard let index = room.index(of: identity.kind, identifier: identity.key) else { return nil }
-            return ElementPath(file: identity.file, scope: identity.scope, kind: identity.kind, index: index)
-        }
+    private mutating func reindexFiles() {
+        fileIndexByID.removeAll(keepingCapacity: true)
+        for (index, file) in files.enumerated() { fileIndexByID[file.id] = index }
     }
 
-    public func element(at path: ElementPath) -> Element? {
-        file(id: path.file)?.document.room(path.scope)?.element(path.kind, at: path.index)
+    // MARK: Finding elements
+
+    /// Where an element is now in its array, or nil when it is deleted or gone.
+    public func position(of identity: Identity) -> Int? {
+        file(id: identity.file)?.position(of: identity)
+    }
+
+    /// The element itself, or nil when it is not there now.
+    public func element(_ identity: Identity) -> Element? {
+        guard let file = file(id: identity.file), let index = file.position(of: identity),
+              let capture = file.capture(identity.scope) else { return nil }
+        return capture.element(identity.kind, at: index)
+    }
+
+    /// Whether a room, or an element, is in the workspace now.
+    public func exists(_ identity: Identity) -> Bool {
+        guard let file = file(id: identity.file) else { return false }
+        if identity.kind == .room { return file.capture(identity.scope) != nil }
+        return file.position(of: identity) != nil
     }
 
     public func isDeleted(_ identity: Identity) -> Bool {
         file(id: identity.file)?.graveyard[identity] != nil
     }
 
-    /// The structure-level twin of a room element, when only its room has one.
+    /// The structure-level element a room element stands for.
+    public func link(of identity: Identity) -> StructureLink? {
+        file(id: identity.file)?.links[identity]
+    }
+
+    /// The room elements a structure-level element stands for.
+    public func owners(of identity: Identity) -> [Identity] {
+        file(id: identity.file)?.owners[identity] ?? []
+    }
+
+    /// The structure-level element of a room element when no other room shares it.
     public func twin(of identity: Identity) -> Identity? {
-        file(id: identity.file)?.twins[identity]
+        guard let link = link(of: identity) else { return nil }
+        return owners(of: link.element).allSatisfy({ $0.scope == identity.scope }) ? link.element : nil
     }
 
     // MARK: Changing
 
-    /// Applies a change and turns it into its own inverse (every change is a swap, so
-    /// applying it again undoes it). Returns the file it touched.
+    /// Applies a change and turns it into its own inverse (applying the result undoes it).
     mutating func apply(_ change: inout Change) {
-        if let s = storeIndex(id: change.file) {
-            switch change {
-            case .space(let store, let index, var record):
-                swap(&stores[s].store.spaces[index], &record)
-                change = .space(store: store, index: index, record)
-            case .anchor(let store, let index, var record):
-                swap(&stores[s].store.anchors[index], &record)
-                change = .anchor(store: store, index: index, record)
-            default:
-                break
-            }
+        switch change {
+        case .openFile(let file, let at):
+            let position = min(at, files.count)
+            files.insert(file, at: position)
+            reindexFiles()
+            usedNames.insert(file.name)
+            nextFileID = max(nextFileID, file.id + 1)
+            nextRoomID = max(nextRoomID, (file.roomIDs.map(\.value).max() ?? 0) + 1)
+            handles.assign(file)
+            change = .closeFile(file.id)
             return
+        case .closeFile(let id):
+            guard let index = fileIndex(id: id) else { return }
+            let file = files.remove(at: index)
+            reindexFiles()
+            usedNames.remove(file.name)
+            change = .openFile(file, at: index)
+            return
+        case .openStore(let entry, let at):
+            stores.insert(entry, at: min(at, stores.count))
+            nextFileID = max(nextFileID, entry.id + 1)
+            handles.assign(entry)
+            change = .closeStore(entry.id)
+            return
+        case .closeStore(let id):
+            guard let index = storeIndex(id: id) else { return }
+            change = .openStore(stores.remove(at: index), at: index)
+            return
+        case .space(let store, let index, var record):
+            guard let s = storeIndex(id: store) else { return }
+            swap(&stores[s].store.spaces[index], &record)
+            change = .space(store: store, index: index, record)
+            return
+        case .anchor(let store, let index, var record):
+            guard let s = storeIndex(id: store) else { return }
+            swap(&stores[s].store.anchors[index], &record)
+            change = .anchor(store: store, index: index, record)
+            return
+        default:
+            break
         }
         guard let f = fileIndex(id: change.file) else { return }
         switch change {
-        case .element(let path, var element):
-            files[f].document.withRoom(path.scope) { room in
-                let old = room.element(path.kind, at: path.index)!
-                room.replace(path.kind, at: path.index, with: element)
+        case .element(let identity, var element):
+            guard let (slot, index) = locate(identity, in: f) else { return }
+            files[f].document.withCapture(at: slot) { room in
+                let old = room.element(identity.kind, at: index)!
+                room.replace(identity.kind, at: index, with: element)
                 element = old
             }
-            change = .element(path, element)
-        case .transform(let path, var transform):
-            files[f].document.withRoom(path.scope) { room in
-                switch path.kind {
-                case .object:
-                    swap(&room.objects[path.index].transform, &transform)
-                default:
-                    room.withSurfaces(path.kind.surfaceArray!) { swap(&$0[path.index].transform, &transform) }
+            change = .element(identity, element)
+        case .transform(let identity, var transform):
+            guard let (slot, index) = locate(identity, in: f) else { return }
+            files[f].document.withCapture(at: slot) { room in
+                switch identity.kind {
+                case .object: swap(&room.objects[index].transform, &transform)
+                default: room.withSurfaces(identity.kind.surfaceArray!) { swap(&$0[index].transform, &transform) }
                 }
             }
-            change = .transform(path, transform)
-        case .center(let path, var center):
-            files[f].document.withRoom(path.scope) { swap(&$0.sections[path.index].center, &center) }
-            change = .center(path, center)
-        case .story(let path, var story):
-            files[f].document.withRoom(path.scope) { room in
-                switch path.kind {
-                case .room: swap(&room.story, &story)
-                case .section: swap(&room.sections[path.index].story, &story)
-                case .object: swap(&room.objects[path.index].story, &story)
-                default: room.withSurfaces(path.kind.surfaceArray!) { swap(&$0[path.index].story, &story) }
+            change = .transform(identity, transform)
+        case .center(let identity, var center):
+            guard let (slot, index) = locate(identity, in: f) else { return }
+            files[f].document.withCapture(at: slot) { swap(&$0.sections[index].center, &center) }
+            change = .center(identity, center)
+        case .story(let identity, var story):
+            if identity.kind == .room {
+                guard let slot = files[f].slot(identity.scope) else { return }
+                files[f].document.withCapture(at: slot) { swap(&$0.story, &story) }
+            } else {
+                guard let (slot, index) = locate(identity, in: f) else { return }
+                files[f].document.withCapture(at: slot) { room in
+                    switch identity.kind {
+                    case .section: swap(&room.sections[index].story, &story)
+                    case .object: swap(&room.objects[index].story, &story)
+                    default: room.withSurfaces(identity.kind.surfaceArray!) { swap(&$0[index].story, &story) }
+                    }
                 }
             }
-            change = .story(path, story)
-        case .remove(let path, let identity):
-            let element = files[f].document.withRoom(path.scope) { $0.remove(path.kind, at: path.index) }
-            files[f].graveyard[identity] = Buried(element: element)
-            change = .insert(path, identity)
-        case .insert(let path, let identity):
-            guard let buried = files[f].graveyard.removeValue(forKey: identity) else { return }
-            files[f].document.withRoom(path.scope) { $0.insert(path.kind, buried.element, at: path.index) }
-            change = .remove(path, identity)
-        case .name(let file, let key, var name):
-            swap(&files[f].names[key], &name)
-            change = .name(file: file, key, name)
-        case .spaceLink(let file, let scope, var space):
-            swap(&files[f].spaceLinks[scope], &space)
-            change = .spaceLink(file: file, scope, space)
-        case .space, .anchor:
+            change = .story(identity, story)
+        case .insert(let identity, let element, let at):
+            guard let slot = files[f].slot(identity.scope) else { return }
+            files[f].document.withCapture(at: slot) { $0.insert(identity.kind, element, at: at) }
+            files[f].keys[identity.scope, default: CaptureKeys()][identity.kind].insert(identity.key, at: at)
+            handles.give(identity)
+            change = .remove(identity)
+        case .remove(let identity):
+            guard let (slot, index) = locate(identity, in: f) else { return }
+            let element = files[f].document.withCapture(at: slot) { $0.remove(identity.kind, at: index) }
+            files[f].keys[identity.scope]?[identity.kind].remove(at: index)
+            change = .insert(identity, element, at: index)
+        case .bury(let identity, var element):
+            swap(&files[f].graveyard[identity], &element)
+            change = .bury(identity, element)
+        case .replaceArray(let file, let scope, let kind, var elements, var keys):
+            guard let slot = files[f].slot(scope) else { return }
+            files[f].document.withCapture(at: slot) { $0.swapArray(kind, &elements) }
+            var current = ArrayKeys(keys)
+            swap(&files[f].keys[scope, default: CaptureKeys()].arrays[kind, default: ArrayKeys()], &current)
+            keys = current.keys
+            for key in files[f].keys[scope]![kind].keys { handles.give(Identity(file: file, scope: scope, kind: kind, key: key)) }
+            change = .replaceArray(file: file, scope, kind, elements, keys: keys)
+        case .insertRoom(let file, let record, let at):
+            let position = min(at, files[f].roomIDs.count)
+            files[f].document.withRooms { $0.insert(record.room, at: position) }
+            files[f].roomIDs.insert(record.id, at: position)
+            for index in position..<files[f].roomIDs.count { files[f].roomPosition[files[f].roomIDs[index]] = index }
+            files[f].keys[.room(record.id)] = record.keys
+            nextRoomID = max(nextRoomID, record.id.value + 1)
+            handles.assign(files[f], scope: .room(record.id))
+            change = .removeRoom(file: file, record.id)
+        case .removeRoom(let file, let room):
+            guard let position = files[f].roomPosition[room],
+                  let removed = files[f].document.withRooms({ $0.remove(at: position) }) else { return }
+            files[f].roomIDs.remove(at: position)
+            files[f].roomPosition[room] = nil
+            for index in position..<files[f].roomIDs.count { files[f].roomPosition[files[f].roomIDs[index]] = index }
+            let keys = files[f].keys.removeValue(forKey: .room(room)) ?? CaptureKeys()
+            change = .insertRoom(file: file, RoomRecord(id: room, room: removed, keys: keys), at: position)
+        case .name(let identity, var name):
+            swap(&files[f].names[identity], &name)
+            change = .name(identity, name)
+        case .spaceLink(let room, var space):
+            guard let id = room.scope.roomID else { return }
+            swap(&files[f].spaceLinks[id], &space)
+            change = .spaceLink(room, space)
+        case .link(let identity, var link):
+            if let old = files[f].links[identity] {
+                files[f].owners[old.element]?.removeAll { $0 == identity }
+                if files[f].owners[old.element]?.isEmpty == true { files[f].owners[old.element] = nil }
+            }
+            if let new = link { files[f].owners[new.element, default: []].append(identity) }
+            swap(&files[f].links[identity], &link)
+            change = .link(identity, link)
+        case .openFile, .closeFile, .openStore, .closeStore, .space, .anchor:
             break
         }
+    }
+
+    /// The capture position and array index of an element that is there now.
+    private func locate(_ identity: Identity, in f: Int) -> (Int?, Int)? {
+        guard let slot = files[f].slot(identity.scope), let index = files[f].position(of: identity) else { return nil }
+        return (slot, index)
     }
 
     /// Applies a list of changes as one edit and returns their inverses, in the order to
@@ -307,23 +488,21 @@ public struct Workspace: Sendable {
 
     /// Where a deleted element goes back: after every present element that came before it
     /// when the file was opened.
-    public func restorePath(of identity: Identity) -> ElementPath? {
-        guard let f = fileIndex(id: identity.file), files[f].graveyard[identity] != nil,
-              let room = files[f].document.room(identity.scope),
-              let ranks = files[f].originalRank[identity.scope]?[identity.kind] else { return nil }
+    public func restorePosition(of identity: Identity) -> Int? {
+        guard let file = file(id: identity.file), file.graveyard[identity] != nil,
+              let keys = file.keys[identity.scope]?[identity.kind] else { return nil }
+        let ranks = file.originalRank[identity.scope]?[identity.kind] ?? [:]
         let own = ranks[identity.key] ?? Int.max
         var index = 0
-        for position in 0..<room.count(of: identity.kind) {
-            if let id = room.element(identity.kind, at: position)?.identifier, (ranks[id] ?? Int.max) < own {
-                index = position + 1
-            }
+        for (position, key) in keys.keys.enumerated() where (ranks[key] ?? Int.max) < own {
+            index = position + 1
         }
-        return ElementPath(file: identity.file, scope: identity.scope, kind: identity.kind, index: index)
+        return index
     }
 
     /// The graveyard's copy of a deleted element.
     public func buried(_ identity: Identity) -> Element? {
-        file(id: identity.file)?.graveyard[identity]?.element
+        file(id: identity.file)?.graveyard[identity]
     }
 }
 
@@ -346,33 +525,69 @@ extension RoomPlanDocument {
     }
 }
 
-/// One primitive change. Each case holds the value to swap in; applying a change swaps
-/// it with the value in the document, so the applied change is its own inverse.
+/// A nested room of a structure taken out or put in, with the keys of its elements, so
+/// that putting it back gives every element the identity (and handle) it had.
+public struct RoomRecord: Sendable {
+    public var id: RoomID
+    public var room: CapturedRoom
+    public var keys: CaptureKeys
+
+    public init(id: RoomID, room: CapturedRoom, keys: CaptureKeys) {
+        self.id = id
+        self.room = room
+        self.keys = keys
+    }
+}
+
+/// One primitive change. Each case holds what to put in; applying a change puts it in and
+/// turns the change into its inverse, so an applied step undoes itself when applied again.
 public enum Change: Sendable {
     // Boxed: a whole surface or object is several times larger than the transform most
     // changes carry, and an enum is as large as its largest case.
-    indirect case element(ElementPath, Element)
-    case transform(ElementPath, Transform)
-    case center(ElementPath, SIMD3<Float>)
+    indirect case element(Identity, Element)
+    case transform(Identity, Transform)
+    case center(Identity, SIMD3<Float>)
     /// A room's story (kind `.room`) or an element's.
-    case story(ElementPath, Int?)
-    indirect case remove(ElementPath, Identity)
-    indirect case insert(ElementPath, Identity)
-    case name(file: Int, NameKey, String?)
+    case story(Identity, Int?)
+    /// A new (or returning) element at a position in its array.
+    indirect case insert(Identity, Element, at: Int)
+    case remove(Identity)
+    /// What `restore` can bring back: an element deleted from its array, or nil.
+    indirect case bury(Identity, Element?)
+    /// A whole array of a capture, with its keys (a merge rebuilds structure-level arrays).
+    indirect case replaceArray(file: Int, Scope, ElementKind, [Element], keys: [String])
+    /// A nested room added to, or taken out of, a structure.
+    indirect case insertRoom(file: Int, RoomRecord, at: Int)
+    case removeRoom(file: Int, RoomID)
+    /// A document opened or created (a merge result), or closed.
+    indirect case openFile(WorkspaceFile, at: Int)
+    case closeFile(Int)
+    indirect case openStore(StoreEntry, at: Int)
+    case closeStore(Int)
+    /// The free-text name of a room or section.
+    indirect case name(Identity, String?)
+    /// Which space a room was scanned in.
+    indirect case spaceLink(Identity, String?)
+    /// Which structure-level element a room element stands for.
+    indirect case link(Identity, StructureLink?)
     /// A Hyperbasis space's record (its JSON) in an open store.
     indirect case space(store: Int, index: Int, SpaceRecord)
     indirect case anchor(store: Int, index: Int, AnchorRecord)
-    /// Which space a room was scanned in.
-    case spaceLink(file: Int, Scope, String?)
 
     /// The open file or store it changes.
     public var file: Int {
         switch self {
-        case .element(let path, _), .transform(let path, _), .center(let path, _), .story(let path, _),
-             .remove(let path, _), .insert(let path, _):
-            return path.file
-        case .name(let file, _, _), .space(let file, _, _), .anchor(let file, _, _), .spaceLink(let file, _, _):
+        case .element(let identity, _), .transform(let identity, _), .center(let identity, _), .story(let identity, _),
+             .insert(let identity, _, _), .remove(let identity), .bury(let identity, _), .name(let identity, _),
+             .spaceLink(let identity, _), .link(let identity, _):
+            return identity.file
+        case .replaceArray(let file, _, _, _, _), .insertRoom(let file, _, _), .removeRoom(let file, _),
+             .space(let file, _, _), .anchor(let file, _, _), .closeFile(let file), .closeStore(let file):
             return file
+        case .openFile(let file, _):
+            return file.id
+        case .openStore(let entry, _):
+            return entry.id
         }
     }
 }
@@ -394,4 +609,25 @@ public struct Step: Sendable {
     }
 
     public var isEmpty: Bool { changes.isEmpty }
+
+    /// Steps done one after another, as one step: undo runs the last one's inverses first.
+    /// Linear in the number of changes, however many steps there are.
+    public static func folding(_ steps: some BidirectionalCollection<Step>) -> Step {
+        var changes: [Change] = []
+        changes.reserveCapacity(steps.reduce(0) { $0 + $1.changes.count })
+        for step in steps.reversed() { changes.append(contentsOf: step.changes) }
+        var states: [StepState] = []
+        var position: [Int: Int] = [:]
+        for step in steps {
+            for state in step.states {
+                if let index = position[state.file] {
+                    states[index].after = state.after
+                } else {
+                    position[state.file] = states.count
+                    states.append(state)
+                }
+            }
+        }
+        return Step(changes: changes, states: states)
+    }
 }

@@ -84,6 +84,7 @@ public struct QuerySchema: Sendable {
             "width": .length, "height": .length, "depth": .length, "area": .area, "story": .number,
             "confidence": .confidence, "open": .flag, "room": .reference, "section": .reference, "parent": .reference,
             "handle": .reference, "category": .category, "label": .text, "name": .text, "kind": .text, "identifier": .text,
+            "level": .text,
         ]
         for attribute in Query.attributeNames { fields[attribute] = .text }
         return QuerySchema(fields: fields, openEnded: false, suggestions: Row.fieldNames + Query.attributeNames)
@@ -324,14 +325,14 @@ struct QueryParser {
             let glob = Array(lowered)
             return { row in
                 guard let v = row.value(name) else { return false }
-                let text = v.display.lowercased()
-                let match: Bool
-                if o == "~" {
-                    match = text.contains(lowered)
-                } else if isGlob {
-                    match = Self.globMatch(glob, Array(text))
-                } else {
-                    match = text == lowered
+                // A structure-level element's room is the list of rooms it stands for:
+                // room = r2 matches when r2 is among them.
+                let texts = type == .reference ? v.display.lowercased().split(separator: ",").map(String.init)
+                                               : [v.display.lowercased()]
+                let match = texts.contains { text in
+                    if o == "~" { return text.contains(lowered) }
+                    if isGlob { return Self.globMatch(glob, Array(text)) }
+                    return text == lowered
                 }
                 return o == "!=" ? !match : match
             }

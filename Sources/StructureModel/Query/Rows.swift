@@ -30,6 +30,10 @@ public struct Row: Sendable {
     public var kind: ElementKind
     public var identifier: String?
     public var roomHandle: String?
+    /// For a structure-level element, the rooms whose elements it stands for.
+    public var roomHandles: [String] = []
+    /// "room" for a room's own element, "structure" for a structure-level one.
+    public var level: String { identity.scope == .structure ? "structure" : "room" }
     /// The section the element is in: its room's only section, or for a capture with
     /// several sections the nearest one (then `sectionInferred`).
     public var sectionHandle: String?
@@ -56,7 +60,8 @@ public struct Row: Sendable {
         case "category": return category.map { .text($0) }
         case "confidence": return confidence.map { .confidence($0.rank, $0.name) }
         case "story": return story.map { .number(Double($0)) }
-        case "room": return roomHandle.map { .reference($0) }
+        case "room": return roomHandle.map { .reference($0) } ?? (roomHandles.isEmpty ? nil : .reference(roomHandles.joined(separator: ",")))
+        case "level": return .text(level)
         case "section": return sectionHandle.map { .reference($0) }
         case "label": return label.map { .text($0) }
         case "name": return name.map { .text($0) }
@@ -73,26 +78,27 @@ public struct Row: Sendable {
     }
 
     public static let fieldNames = ["kind", "handle", "identifier", "category", "confidence", "story", "room", "section",
-                                    "label", "name", "width", "height", "depth", "area", "open", "parent"]
+                                    "label", "name", "width", "height", "depth", "area", "open", "parent", "level"]
 }
 
 extension Workspace {
-    /// The rows of one kind, in handle order. Deleted elements are not listed.
+    /// The rows of one kind, in handle order: rooms' own elements and structure-level
+    /// ones. Deleted and closed things are not listed.
     public func rows(_ kind: ElementKind) -> [Row] {
         var result: [Row] = []
         let order = handles.order[kind] ?? []
         result.reserveCapacity(order.count)
-        // Identities come grouped by room: fetch each room once, not once per element.
+        // Identities come grouped by capture: fetch each capture once, not once per element.
+        var current: (file: Int, scope: Scope)?
         var currentFile: WorkspaceFile?
-        var currentScope: (Int, Scope)?
         var currentRoom: CapturedRoom?
-        var context = RoomContext(roomHandle: nil, sectionHandles: [])
+        var context = RoomContext(roomHandle: nil, sectionKeys: [], sectionHandles: [])
         for identity in order {
-            if currentScope == nil || currentScope!.0 != identity.file || currentScope!.1 != identity.scope {
+            if current == nil || current!.file != identity.file || current!.scope != identity.scope {
                 if currentFile?.id != identity.file { currentFile = file(id: identity.file) }
-                currentRoom = currentFile?.document.room(identity.scope)
-                currentScope = (identity.file, identity.scope)
-                if let room = currentRoom { context = self.context(identity, room) }
+                currentRoom = currentFile?.capture(identity.scope)
+                current = (identity.file, identity.scope)
+                if let file = currentFile, currentRoom != nil { context = self.context(identity, file) }
             }
             guard let file = currentFile, let room = currentRoom else { continue }
             if let row = makeRow(identity, file: file, room: room, context: context) { result.append(row) }
@@ -100,23 +106,23 @@ extension Workspace {
         return result
     }
 
-    /// What every row of one room shares: handles of the room and its sections.
+    /// What every row of one capture shares: handles of the room and its sections.
     struct RoomContext {
         var roomHandle: String?
+        var sectionKeys: [String]
         var sectionHandles: [String?]
     }
 
-    func context(_ identity: Identity, _ room: CapturedRoom) -> RoomContext {
-        RoomContext(
-            roomHandle: handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .room, key: "")),
-            sectionHandles: room.sections.indices.map {
-                handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\($0)"))
-            })
+    func context(_ identity: Identity, _ file: WorkspaceFile) -> RoomContext {
+        let sections = file.identities(identity.scope, .section)
+        return RoomContext(roomHandle: identity.room.flatMap { handles.handle(for: $0) },
+                           sectionKeys: sections.map(\.key),
+                           sectionHandles: sections.map { handles.handle(for: $0) })
     }
 
     public func row(for identity: Identity) -> Row? {
-        guard let file = file(id: identity.file), let room = file.document.room(identity.scope) else { return nil }
-        return makeRow(identity, file: file, room: room, context: context(identity, room))
+        guard let file = file(id: identity.file), let room = file.capture(identity.scope) else { return nil }
+        return makeRow(identity, file: file, room: room, context: context(identity, file))
     }
 
     private func makeRow(_ identity: Identity, file: WorkspaceFile, room: CapturedRoom, context: RoomContext) -> Row? {
@@ -137,27 +143,28 @@ extension Workspace {
             row.sectionHandle = sectionHandle(best)
             row.sectionInferred = room.sections.count > 1
             row.label = room.sections[best].label
-            row.name = file.names[.section(identity.scope, best)] ?? file.names[.room(identity.scope)]
+            let sectionIdentity = Identity(file: identity.file, scope: identity.scope, kind: .section, key: context.sectionKeys[best])
+            row.name = file.names[sectionIdentity] ?? identity.room.flatMap { file.names[$0] }
         }
         switch identity.kind {
         case .room:
             row.story = room.story ?? room.sections.first?.story
             row.label = room.sections.map(\.label).joined(separator: ",")
-            row.name = file.names[.room(identity.scope)]
+            row.name = file.names[identity]
             let m = room.measurements
             row.area = m.floorArea
             row.category = "room"
         case .section:
-            guard let index = Int(identity.key.dropFirst()), index < room.sections.count else { return nil }
+            guard let index = file.position(of: identity) else { return nil }
             let section = room.sections[index]
             row.story = section.story
             row.label = section.label
-            row.name = file.names[.section(identity.scope, index)]
+            row.name = file.names[identity]
             row.centre = SIMD3<Double>(section.center)
             row.category = "section"
             row.sectionHandle = row.handle
         case .object:
-            guard let index = room.index(of: .object, identifier: identity.key) else { return nil }
+            guard let index = file.position(of: identity) else { return nil }
             let object = room.objects[index]
             row.identifier = object.identifier
             row.story = object.story
@@ -170,7 +177,7 @@ extension Workspace {
             row.centre = object.transform.translation
             placeInSection(object.transform.translation)
         default:
-            guard let index = room.index(of: identity.kind, identifier: identity.key) else { return nil }
+            guard let index = file.position(of: identity) else { return nil }
             let surface = room.surfaces(identity.kind.surfaceArray!)[index]
             row.identifier = surface.identifier
             row.story = surface.story
@@ -185,26 +192,39 @@ extension Workspace {
         }
         if let parent = row.parentIdentifier {
             for kind in [ElementKind.wall, .object, .door, .window, .opening, .floor]
-            where room.index(of: kind, identifier: parent) != nil {
+            where file.keys(identity.scope, kind).index(of: parent) != nil {
                 row.parentHandle = handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: kind, key: parent))
                 break
             }
+        }
+        if identity.scope == .structure {
+            var seen: Set<RoomID> = []
+            let rooms = (file.owners[identity] ?? []).compactMap(\.scope.roomID).filter { seen.insert($0).inserted }.sorted()
+            row.roomHandles = rooms.compactMap { handles.handle(for: Identity.room($0, file: file.id)) }
         }
         return row
     }
 
     /// What points at an element as its parent: a wall's doors and windows, a table's chairs.
     public func children(of identity: Identity) -> [Identity] {
-        guard let room = file(id: identity.file)?.document.room(identity.scope), !identity.key.isEmpty else { return [] }
+        guard let file = file(id: identity.file), let room = file.capture(identity.scope), let identifier = identity.identifier else { return [] }
         var result: [Identity] = []
-        for kind in [ElementKind.door, .window, .opening, .wall, .floor] {
-            for surface in room.surfaces(kind.surfaceArray!) where surface.parentIdentifier == identity.key {
-                result.append(Identity(file: identity.file, scope: identity.scope, kind: kind, key: surface.identifier))
+        for kind in [ElementKind.door, .window, .opening, .wall, .floor, .object] {
+            let keys = file.keys(identity.scope, kind).keys
+            for index in keys.indices where room.parentIdentifier(of: kind, at: index) == identifier {
+                result.append(Identity(file: identity.file, scope: identity.scope, kind: kind, key: keys[index]))
             }
         }
-        for object in room.objects where object.parentIdentifier == identity.key {
-            result.append(Identity(file: identity.file, scope: identity.scope, kind: .object, key: object.identifier))
-        }
         return result
+    }
+}
+
+extension CapturedRoom {
+    func parentIdentifier(of kind: ElementKind, at index: Int) -> String? {
+        switch kind {
+        case .object: return objects[index].parentIdentifier
+        case .room, .section: return nil
+        default: return surfaces(kind.surfaceArray!)[index].parentIdentifier
+        }
     }
 }

@@ -3,7 +3,7 @@
 extension Workspace {
     /// The room's outline in plan: its floors, or the hull of its walls' ends without floors.
     public func outline(of room: Identity) -> [[PlanPoint]] {
-        guard let captured = file(id: room.file)?.document.room(room.scope) else { return [] }
+        guard let captured = capture(room) else { return [] }
         let floors = captured.floors.map(\.planPolygon).filter { $0.count >= 3 }
         if !floors.isEmpty { return floors }
         let ends = captured.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
@@ -15,11 +15,11 @@ extension Workspace {
     public func rooms(inSpace id: String) -> [Identity] {
         var result: [Identity] = []
         for file in files {
-            for (scope, space) in file.spaceLinks where space.uppercased() == id.uppercased() {
-                result.append(Identity(file: file.id, scope: scope, kind: .room, key: ""))
+            for (room, space) in file.spaceLinks where space.uppercased() == id.uppercased() && file.roomPosition[room] != nil {
+                result.append(Identity.room(room, file: file.id))
             }
         }
-        return result.sorted { ($0.file, "\($0.scope)") < ($1.file, "\($1.scope)") }
+        return result.sorted { ($0.file, $0.scope.roomID!) < ($1.file, $1.scope.roomID!) }
     }
 
     /// The linked room whose outline contains the anchor's position, if any.
@@ -31,7 +31,7 @@ extension Workspace {
 
     /// Changes that carry along, by the same motion, the live anchors standing in a room.
     public func anchorChanges(for room: Identity, motion: RigidMotion) -> [Change] {
-        guard let space = file(id: room.file)?.spaceLinks[room.scope] else { return [] }
+        guard let id = room.scope.roomID, let space = file(id: room.file)?.spaceLinks[id] else { return [] }
         var changes: [Change] = []
         for entry in stores {
             for (index, anchor) in entry.store.anchors.enumerated()
@@ -44,8 +44,9 @@ extension Workspace {
     }
 
     public func planLink(room: Identity, space: String?) -> EditPlan {
-        if file(id: room.file)?.spaceLinks[room.scope] == space { return EditPlan() }
-        return EditPlan(changes: [.spaceLink(file: room.file, room.scope, space)])
+        guard let id = room.scope.roomID else { return EditPlan() }
+        if file(id: room.file)?.spaceLinks[id] == space { return EditPlan() }
+        return EditPlan(changes: [.spaceLink(room, space)])
     }
 }
 

@@ -27,18 +27,19 @@ extension Shell {
 
     /// A section of `room`: the only one, or the one `--section N` picks (1-based).
     func section(of room: Identity, pick: Argument?, at word: Argument) throws -> Identity {
-        let count = session.workspace.file(id: room.file)?.document.room(room.scope)?.sections.count ?? 0
+        let sections = session.workspace.file(id: room.file)?.identities(room.scope, .section) ?? []
+        let count = sections.count
         if let pick {
             let number = try wholeNumber(pick, name: "--section", range: 1...max(1, count))
-            return Identity(file: room.file, scope: room.scope, kind: .section, key: "#\(number - 1)")
+            return sections[number - 1]
         }
         switch count {
         case 0:
             throw CommandFailure("\(handleText(room)) has no sections (an iOS 16 capture): RoomPlan keeps labels on sections", at: word)
         case 1:
-            return Identity(file: room.file, scope: room.scope, kind: .section, key: "#0")
+            return sections[0]
         default:
-            let handles = (0..<count).map { handleText(Identity(file: room.file, scope: room.scope, kind: .section, key: "#\($0)")) }
+            let handles = sections.map { handleText($0) }
             throw CommandFailure("\(handleText(room)) has \(count) sections (\(handles.joined(separator: ", "))); "
                                  + "label one of them, or pick one with --section N", at: word)
         }
@@ -83,10 +84,9 @@ extension Shell {
                 let shell = invocation.shell
                 if try shell.renameSpace(invocation) { return }
                 let target = try shell.resolve(invocation.positionals[0], allowed: [.room, .section], what: "REF")
-                let key: NameKey = target.kind == .room ? .room(target.scope) : .section(target.scope, Int(target.key.dropFirst())!)
                 let text = invocation.positionals[1].text
                 let plan = try shell.plan({ () throws(EditError) in
-                    try shell.session.workspace.planName(key, file: target.file, name: text)
+                    try shell.session.workspace.planName(target, name: text)
                 }, at: invocation.positionals[1])
                 try shell.perform(plan, text: invocation.text,
                                   done: text.isEmpty ? "\(shell.handleText(target)) has no name" : "\(shell.handleText(target)) is named \"\(text)\"")
@@ -226,7 +226,7 @@ extension Shell {
         var plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) },
                                  at: invocation.positionals[0])
         if invocation.flag("--anchors") {
-            guard session.workspace.file(id: room.file)?.spaceLinks[room.scope] != nil else {
+            guard let id = room.scope.roomID, session.workspace.file(id: room.file)?.spaceLinks[id] != nil else {
                 throw CommandFailure("\(handleText(room)) is in no space: attach it to one first (attach ROOM SPACE)", at: invocation.positionals[0])
             }
             // Which anchors stand in the room is decided before the room moves.
@@ -314,32 +314,24 @@ extension Shell {
             } catch {
                 throw CommandFailure("cannot read \(file.path) to compare: \(error)", at: invocation.name)
             }
-            for entry in DocumentDiff.compare(onDisk, file.document) {
+            for entry in DocumentDiff.compare(onDisk, file) {
                 let identity = Identity(file: file.id, scope: entry.scope, kind: entry.kind, key: entry.key)
-                let handle = session.workspace.handles.handle(for: identity)
-                let place: String
-                switch entry.scope {
-                case .merged: place = "structure-level \(entry.kind.rawValue) \(entry.key.prefix(8))"
-                default: place = handle ?? "\(entry.kind.rawValue) \(entry.key.prefix(8))"
-                }
+                let place = session.workspace.handles.handle(for: identity)
+                    ?? (entry.scope == .structure ? "structure-level " : "") + "\(entry.kind.rawValue) \(entry.key.prefix(8))"
                 text += "\(file.name): \(place): \(entry.description)\n"
             }
             let sidecar = Sidecar.path(for: file.path)
-            let savedNames: [NameKey: String]
+            let savedNames: [Identity: String]
             if let bytes = try? FileIO.read(sidecar), let decoded = try? Sidecar.decode(bytes) {
-                savedNames = decoded.names(for: file.document)
+                savedNames = decoded.names(for: file)
             } else {
                 savedNames = [:]
             }
-            for key in Set(savedNames.keys).union(file.names.keys).sorted(by: { "\($0)" < "\($1)" })
-            where savedNames[key] != file.names[key] {
-                let identity: Identity
-                switch key {
-                case .room(let scope): identity = Identity(file: file.id, scope: scope, kind: .room, key: "")
-                case .section(let scope, let index): identity = Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)")
-                }
-                let old = savedNames[key].map { "\"\($0)\"" } ?? "no name"
-                let new = file.names[key].map { "\"\($0)\"" } ?? "no name"
+            let keys = Set(savedNames.keys).union(file.names.keys).filter { savedNames[$0] != file.names[$0] }
+            for identity in keys.sorted(by: { handleText($0).count != handleText($1).count ? handleText($0).count < handleText($1).count
+                                                                                             : handleText($0) < handleText($1) }) {
+                let old = savedNames[identity].map { "\"\($0)\"" } ?? "no name"
+                let new = file.names[identity].map { "\"\($0)\"" } ?? "no name"
                 text += "\(file.name): \(handleText(identity)): name \(old) → \(new) (in \(FileIO.baseName(of: sidecar)))\n"
             }
         }

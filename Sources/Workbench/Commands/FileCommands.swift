@@ -6,7 +6,7 @@ extension Shell {
     @discardableResult
     public func openFile(_ path: String) -> Bool {
         do {
-            try open(path: path, reportPrefix: "")
+            try open(path: path, step: nil)
             return true
         } catch let error as LoadError {
             reportLoadError(error)
@@ -16,16 +16,21 @@ extension Shell {
         return false
     }
 
-    func open(path: String, reportPrefix: String) throws {
+    /// Opens a file or store; with `step` (the command's text) as an undoable step, else
+    /// as part of where the session starts.
+    func open(path: String, step: String?) throws {
         if FileIO.isDirectory(path) {
-            try openStore(path)
+            try openStore(path, step: step)
             return
         }
-        let result = Result { () throws(LoadError) in try session.open(path: path) }
+        let result = Result { () throws(LoadError) in
+            if let step { return try session.open(path: path, text: step) }
+            return try session.open(path: path)
+        }
         if case .failure(let error) = result, error.message.hasPrefix("not a RoomPlan room or structure"),
            let store = HyperbasisStore.loadSpaceFile(path) {
             // JSON of another shape: an HBSpace file carries its world map as worldMapData.
-            addStore(store)
+            addStore(store, step: step)
             return
         }
         let (file, warnings) = try result.get()
@@ -63,6 +68,14 @@ extension Shell {
     /// Writes `file`'s document to `path` atomically, and its names to the sidecar next to
     /// it, honouring `--dry-run`. Returns the number of bytes of the RoomPlan file.
     func write(_ file: WorkspaceFile, to path: String, at word: Argument) throws -> Int {
+        let disagreeing = session.workspace.structureDisagreements(file: file.id)
+        if !disagreeing.isEmpty {
+            let handles = disagreeing.compactMap { session.workspace.handles.handle(for: $0) }
+            let listed = handles.prefix(8).joined(separator: ", ") + (handles.count > 8 ? ", …" : "")
+            warn("\(file.name): \(disagreeing.count) structure-level element\(disagreeing.count == 1 ? "" : "s") no longer "
+                 + "agree\(disagreeing.count == 1 ? "s" : "") with the rooms \(disagreeing.count == 1 ? "it stands" : "they stand") for "
+                 + "(\(listed)); merge rebuilds them. Written as it is.")
+        }
         let size = file.stamp?.size ?? 0
         let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, size + size / 8))
         let sidecarPath = Sidecar.path(for: path)
@@ -73,10 +86,10 @@ extension Shell {
             return bytes.count
         }
         do {
-            try FileIO.writeAtomically(bytes, to: path)
+            try FileIO.writeAtomically(bytes, to: path, faults: options.faults)
             if writesSidecar {
-                let sidecar = Sidecar(names: file.names, document: file.document, spaceLinks: file.spaceLinks)
-                try FileIO.writeAtomically(sidecar.encoded(fileName: FileIO.baseName(of: path)), to: sidecarPath)
+                let sidecar = Sidecar(file: file)
+                try FileIO.writeAtomically(sidecar.encoded(fileName: FileIO.baseName(of: path)), to: sidecarPath, faults: options.faults)
             }
         } catch {
             throw CommandFailure("cannot save \(path): \(error.message)", at: word)
@@ -101,12 +114,12 @@ extension Shell {
                     found from the content, not the name), and prints a summary of it. Suspicious but
                     readable content (a parent that points nowhere, a duplicated identifier, a transform
                     that is not a rigid motion) is reported as a warning; the file still opens, so it
-                    can be fixed.
+                    can be fixed. Opening is a step in the history: undo closes the file again.
                     """
             ) { invocation in
                 for path in invocation.positionals {
                     do {
-                        try invocation.shell.open(path: path.text, reportPrefix: "")
+                        try invocation.shell.open(path: path.text, step: invocation.text)
                     } catch let error as LoadError {
                         var message = "cannot open \(error.path)"
                         if let location = error.location {
@@ -122,7 +135,10 @@ extension Shell {
                 arguments: [ArgumentSpec("NAME", .openFile)],
                 options: [OptionSpec("--force", help: "close even with unsaved changes")],
                 summary: "forget an open file",
-                details: "Refuses when the file has unsaved changes, unless --force."
+                details: """
+                    Refuses when the file has unsaved changes, unless --force. Closing is a step in the
+                    history: undo opens the file again, with its edits, names and handles.
+                    """
             ) { invocation in
                 let shell = invocation.shell
                 let word = invocation.positionals[0]
@@ -132,17 +148,16 @@ extension Shell {
                     if entry.isModified && !invocation.flag("--force") {
                         throw CommandFailure("\(word.text) has unsaved changes (save it, or close --force)", at: word)
                     }
-                    _ = shell.session.closeStore(id: entry.id)
-                    shell.inform("closed \(word.text) (the undo history was cleared)")
+                    _ = shell.session.closeStore(id: entry.id, text: invocation.text)
+                    shell.inform("closed \(word.text) (undo opens it again)")
                     return
                 }
                 let file = try shell.fileArgument(word)
                 if file.isModified && !invocation.flag("--force") {
                     throw CommandFailure("\(file.name) has unsaved changes (save it, or close --force)", at: word)
                 }
-                let hadHistory = !shell.session.undoStack.isEmpty || !shell.session.redoStack.isEmpty
-                _ = shell.session.close(id: file.id)
-                shell.inform("closed \(file.name)" + (hadHistory ? " (the undo history was cleared)" : ""))
+                _ = shell.session.close(id: file.id, text: invocation.text)
+                shell.inform("closed \(file.name) (undo opens it again)")
             },
             CommandSpec(
                 "save",

@@ -80,13 +80,21 @@ extension Shell {
 
     func table(_ kind: ElementKind, _ rows: [Row]) -> String {
         let inferred = rows.contains { $0.sectionInferred }
+        let structureLevel = rows.contains { $0.identity.scope == .structure }
         func section(_ row: Row) -> String { (row.sectionHandle ?? "") + (row.sectionInferred ? "*" : "") }
+        /// A room's own element names its room; a structure-level one, in parentheses, the
+        /// rooms whose copies it stands for.
+        func room(_ row: Row) -> String {
+            if let handle = row.roomHandle { return handle }
+            guard row.identity.scope == .structure else { return "" }
+            return "(" + (row.roomHandles.isEmpty ? "-" : row.roomHandles.joined(separator: "+")) + ")"
+        }
         var text: String
         switch kind {
         case .room:
             let data = rows.map { row -> [String] in
                 let file = session.workspace.file(id: row.identity.file)
-                let room = file?.document.room(row.identity.scope)
+                let room = file?.capture(row.identity.scope)
                 return [row.handle, file?.name ?? "", row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
                         formatted(row.area ?? 0, digits: 2), "\(room?.walls.count ?? 0)", "\(room?.doors.count ?? 0)",
                         "\(room?.windows.count ?? 0)", "\(room?.objects.count ?? 0)"]
@@ -95,13 +103,13 @@ extension Shell {
                                numeric: [2, 5, 6, 7, 8, 9])
         case .section:
             let data = rows.map { row -> [String] in
-                [row.handle, row.roomHandle ?? "", row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
+                [row.handle, room(row), row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
                  row.centre.map { "\(formatted($0.x, digits: 2)), \(formatted($0.z, digits: 2))" } ?? ""]
             }
             text = renderTable(["section", "room", "story", "label", "name", "centre x, z"], data, numeric: [2])
         case .object:
             let data = rows.map { row -> [String] in
-                [row.handle, row.roomHandle ?? "", section(row), row.story.map(String.init) ?? "", row.category ?? "",
+                [row.handle, room(row), section(row), row.story.map(String.init) ?? "", row.category ?? "",
                  row.confidence?.name ?? "", dimensionsText(row.dimensions), attributesText(row.attributes), row.parentHandle ?? ""]
             }
             text = renderTable(["object", "room", "section", "story", "category", "confidence", "w×h×d m", "attributes", "parent"],
@@ -110,11 +118,14 @@ extension Shell {
             let data = rows.map { row -> [String] in
                 var category = row.category ?? ""
                 if let open = row.isOpen { category += open ? " (open)" : " (closed)" }
-                return [row.handle, row.roomHandle ?? "", section(row), row.story.map(String.init) ?? "", category,
+                return [row.handle, room(row), section(row), row.story.map(String.init) ?? "", category,
                         row.confidence?.name ?? "", dimensionsText(row.dimensions), row.parentHandle ?? ""]
             }
             text = renderTable([kind.rawValue, "room", "section", "story", "category", "confidence", "w×h×d m", "parent"], data,
                                numeric: [3])
+        }
+        if structureLevel {
+            text += "(r1+r2) structure-level: the structure's own element, standing for those rooms' copies\n"
         }
         if inferred { text += "* section inferred: the nearest section centre (RoomPlan does not say which section holds what)\n" }
         return text
@@ -126,6 +137,8 @@ extension Shell {
         object["kind"] = .string(row.kind.rawValue)
         object["identifier"] = row.identifier.map { .string($0) } ?? .null
         object["room"] = row.roomHandle.map { .string($0) } ?? .null
+        object["level"] = .string(row.level)
+        if row.identity.scope == .structure { object["rooms"] = .array(row.roomHandles.map { .string($0) }) }
         object["story"] = row.story.map { .number(JSONNumber($0)) } ?? .null
         object["category"] = row.category.map { .string($0) } ?? .null
         object["confidence"] = row.confidence.map { .string($0.name) } ?? .null
@@ -268,6 +281,14 @@ extension Shell {
         if let identifier = row.identifier { lines.append(("identifier", identifier)) }
         if let file = session.workspace.file(id: identity.file) { lines.append(("file", file.path)) }
         if row.kind != .room, let room = row.roomHandle { lines.append(("room", room)) }
+        if identity.scope == .structure {
+            let owners = session.workspace.owners(of: identity).filter(session.workspace.exists).compactMap { session.workspace.handles.handle(for: $0) }
+            lines.append(("level", "structure (the structure's own \(row.kind.rawValue))"))
+            lines.append(("stands for", owners.isEmpty ? "no room's element" : owners.joined(separator: ", ")
+                          + " (in " + row.roomHandles.joined(separator: ", ") + ")"))
+        } else if let link = session.workspace.link(of: identity), let handle = session.workspace.handles.handle(for: link.element) {
+            lines.append(("structure-level", handle + (session.workspace.exists(link.element) ? "" : " (deleted)")))
+        }
         if let section = row.sectionHandle, row.kind != .section {
             lines.append(("section", section + (row.label.map { " (\($0))" } ?? "") + (row.sectionInferred ? ", inferred from the nearest centre" : "")))
         }
@@ -286,7 +307,7 @@ extension Shell {
         if let centre = row.centre {
             lines.append(("centre", "x \(formatted(centre.x, digits: 3)), y \(formatted(centre.y, digits: 3)), z \(formatted(centre.z, digits: 3)) m"))
         }
-        if let path = session.workspace.path(of: identity), let element = session.workspace.element(at: path) {
+        if let element = session.workspace.element(identity) {
             switch element {
             case .surface(let s):
                 lines.append(("heading", formatted(s.transform.yaw * 180 / .pi, digits: 1) + "°"))
@@ -311,10 +332,8 @@ extension Shell {
             lines.append(("parent", text))
         }
         if !children.isEmpty { lines.append(("children", children.joined(separator: ", "))) }
-        if row.kind == .room, let room = session.workspace.file(id: identity.file)?.document.room(identity.scope) {
-            let sections = room.sections.indices.compactMap {
-                session.workspace.handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\($0)"))
-            }
+        if row.kind == .room, let file = session.workspace.file(id: identity.file), let room = file.capture(identity.scope) {
+            let sections = file.identities(identity.scope, .section).compactMap { session.workspace.handles.handle(for: $0) }
             lines.append(("sections", sections.joined(separator: ", ")))
             lines.append(("contents", FileSummary.counts(of: room).map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
         }

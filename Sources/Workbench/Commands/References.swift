@@ -36,7 +36,7 @@ extension Shell {
                                  at: word)
         }
         if identity.kind == .section && !allowed.contains(.section) && allowed.contains(.room) {
-            identity = Identity(file: identity.file, scope: identity.scope, kind: .room, key: "")
+            identity = identity.room ?? identity
         }
         guard allowed.contains(identity.kind) else {
             let handle = workspace.handles.handle(for: identity) ?? text
@@ -58,12 +58,7 @@ extension Shell {
     private func namedIdentity(_ text: String) -> Identity? {
         var matches: [Identity] = []
         for file in session.files {
-            for (key, name) in file.names where name == text {
-                switch key {
-                case .room(let scope): matches.append(Identity(file: file.id, scope: scope, kind: .room, key: ""))
-                case .section(let scope, let index): matches.append(Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)"))
-                }
-            }
+            for (identity, name) in file.names where name == text && session.workspace.exists(identity) { matches.append(identity) }
         }
         return matches.count == 1 ? matches[0] : nil
     }
@@ -73,9 +68,10 @@ extension Shell {
         guard SectionLabel.isKnown(text) else { return nil }
         var matches: [Identity] = []
         for file in session.files {
-            for scope in file.document.roomScopes {
-                for (index, section) in (file.document.room(scope)?.sections ?? []).enumerated() where section.label == text {
-                    matches.append(Identity(file: file.id, scope: scope, kind: .section, key: "#\(index)"))
+            for room in file.rooms {
+                let sections = file.identities(room.scope, .section)
+                for (index, section) in (file.capture(room.scope)?.sections ?? []).enumerated() where section.label == text {
+                    matches.append(sections[index])
                 }
             }
         }

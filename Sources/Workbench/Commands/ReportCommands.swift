@@ -79,7 +79,7 @@ extension Shell {
             }
         }
         let stats: [RoomStats] = rooms.compactMap { identity in
-            guard let file = session.workspace.file(id: identity.file), let room = file.document.room(identity.scope) else { return nil }
+            guard let file = session.workspace.file(id: identity.file), let room = file.capture(identity.scope) else { return nil }
             return RoomStats(handle: session.workspace.handles.handle(for: identity) ?? "?", file: file.name, room: room)
         }
         func sum(_ group: [RoomStats]) -> (floor: Double, wall: Double, perimeter: Double, categories: [String: Int], confidences: [String: Int]) {

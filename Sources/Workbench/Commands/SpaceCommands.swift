@@ -3,19 +3,24 @@ import StructureModel
 
 /// Hyperbasis stores: spaces (`sp1`) and their anchors (`a1`), opened read-only for now.
 extension Shell {
-    func openStore(_ path: String) throws {
+    func openStore(_ path: String, step: String?) throws {
         let store: HyperbasisStore
         do {
             store = try HyperbasisStore.load(path)
         } catch {
             throw LoadError(path: path, message: error.message, location: nil, lineText: nil)
         }
-        addStore(store)
+        addStore(store, step: step)
     }
 
-    func addStore(_ store: HyperbasisStore) {
+    /// Opens a store; with `step` (the command's text) as an undoable step.
+    func addStore(_ store: HyperbasisStore, step: String?) {
         let path = store.path
-        session.workspace.addStore(store)
+        if let step {
+            _ = session.open(store: store, text: step)
+        } else {
+            session.workspace.addStore(store)
+        }
         for problem in store.problems { warn(problem) }
         if !options.quiet {
             let live = store.anchors.filter { !$0.isDeleted }.count
@@ -32,30 +37,53 @@ extension Shell {
         }
     }
 
-    /// Every open space with its handle: sp1, sp2, ... across stores in order.
-    /// `store` is the position in `session.workspace.stores`; `index` the record's position.
+    /// Every open space with its handle (given once when its store was opened, never
+    /// reused). `store` is the position in `session.workspace.stores`; `index` the record's.
     var spaceEntries: [(handle: String, store: Int, index: Int, space: SpaceRecord)] {
         var result: [(String, Int, Int, SpaceRecord)] = []
+        let handles = session.workspace.handles
         for (storeIndex, entry) in session.workspace.stores.enumerated() {
-            for (index, space) in entry.store.spaces.enumerated() { result.append(("sp\(result.count + 1)", storeIndex, index, space)) }
+            for (index, space) in entry.store.spaces.enumerated() {
+                result.append((handles.handle(forSpace: space.id, store: entry.id) ?? "sp?", storeIndex, index, space))
+            }
         }
         return result
     }
 
     var anchorEntries: [(handle: String, store: Int, index: Int, anchor: AnchorRecord)] {
         var result: [(String, Int, Int, AnchorRecord)] = []
+        let handles = session.workspace.handles
         for (storeIndex, entry) in session.workspace.stores.enumerated() {
-            for (index, anchor) in entry.store.anchors.enumerated() { result.append(("a\(result.count + 1)", storeIndex, index, anchor)) }
+            for (index, anchor) in entry.store.anchors.enumerated() {
+                result.append((handles.handle(forAnchor: anchor.id, store: entry.id) ?? "a?", storeIndex, index, anchor))
+            }
         }
         return result
     }
 
-    func spaceEntry(_ word: Argument) -> (handle: String, store: Int, index: Int, space: SpaceRecord)? {
-        spaceEntries.first { $0.handle == word.text || $0.space.id.uppercased() == word.text.uppercased() }
+    /// The one entry a word names: by handle, by full id, or by a unique id prefix of at
+    /// least 4 characters (several matches are an error that lists them).
+    private func pick<T>(_ entries: [(handle: String, store: Int, index: Int, item: T)], id: (T) -> String,
+                         _ word: Argument, what: String) throws -> (handle: String, store: Int, index: Int, item: T)? {
+        let text = word.text.uppercased()
+        if let exact = entries.first(where: { $0.handle == word.text || id($0.item).uppercased() == text }) { return exact }
+        guard text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
+        let matches = entries.filter { id($0.item).uppercased().hasPrefix(text) }
+        if matches.count > 1 {
+            throw CommandFailure("'\(word.text)' is the start of several \(what) ids (\(matches.prefix(6).map(\.handle).joined(separator: ", ")))",
+                                 at: word)
+        }
+        return matches.first
     }
 
-    func anchorEntry(_ word: Argument) -> (handle: String, store: Int, index: Int, anchor: AnchorRecord)? {
-        anchorEntries.first { $0.handle == word.text || $0.anchor.id.uppercased() == word.text.uppercased() }
+    func spaceEntry(_ word: Argument) throws -> (handle: String, store: Int, index: Int, space: SpaceRecord)? {
+        try pick(spaceEntries.map { ($0.handle, $0.store, $0.index, $0.space) }, id: \.id, word, what: "space")
+            .map { ($0.handle, $0.store, $0.index, $0.item) }
+    }
+
+    func anchorEntry(_ word: Argument) throws -> (handle: String, store: Int, index: Int, anchor: AnchorRecord)? {
+        try pick(anchorEntries.map { ($0.handle, $0.store, $0.index, $0.anchor) }, id: \.id, word, what: "anchor")
+            .map { ($0.handle, $0.store, $0.index, $0.item) }
     }
 
     /// The room an anchor stands in, among the rooms attached to its space.
@@ -197,7 +225,7 @@ extension Shell {
 
     /// `show sp1`: the space and what its world map holds; `show a1`: an anchor and its history.
     func showSpaceOrAnchor(_ word: Argument) throws -> Bool {
-        if let entry = spaceEntry(word) {
+        if let entry = try spaceEntry(word) {
             let space = entry.space
             var lines: [(String, String)] = [("handle", entry.handle), ("kind", "space"), ("identifier", space.id),
                                              ("name", space.name ?? "(none)"), ("created", space.createdAt ?? "?"),
@@ -224,7 +252,7 @@ extension Shell {
             }
             return true
         }
-        if let entry = anchorEntry(word) {
+        if let entry = try anchorEntry(word) {
             let a = entry.anchor
             var lines: [(String, String)] = [("handle", entry.handle), ("kind", "anchor"), ("identifier", a.id),
                                              ("space", spaceHandle(a.spaceId) ?? a.spaceId), ("state", a.isDeleted ? "deleted \(a.deletedAt!)" : "live"),
@@ -258,7 +286,7 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
-                guard let entry = shell.spaceEntry(invocation.positionals[1]) else {
+                guard let entry = try shell.spaceEntry(invocation.positionals[1]) else {
                     throw CommandFailure("there is no space '\(invocation.positionals[1].text)' (open a Hyperbasis store first)",
                                          at: invocation.positionals[1])
                 }
@@ -284,7 +312,7 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 let word = invocation.positionals[0]
-                guard let entry = shell.spaceEntry(word) else {
+                guard let entry = try shell.spaceEntry(word) else {
                     let handles = shell.spaceEntries.map(\.handle)
                     throw CommandFailure("there is no space '\(word.text)'" + (handles.isEmpty ? " (no Hyperbasis store is open)" : " (spaces: \(handles.joined(separator: ", ")))"), at: word)
                 }
@@ -314,7 +342,7 @@ extension Shell {
 
     /// `name SPACE TEXT`; false when REF is not a space.
     func renameSpace(_ invocation: Invocation) throws -> Bool {
-        guard let entry = spaceEntry(invocation.positionals[0]) else { return false }
+        guard let entry = try spaceEntry(invocation.positionals[0]) else { return false }
         let name = invocation.positionals[1].text
         let store = storeID(entry.store)
         try performSpaceEdit({ () throws(EditError) in try session.workspace.planRenameSpace(store: store, index: entry.index, name: name) },
@@ -325,7 +353,7 @@ extension Shell {
 
     /// `move ANCHOR DX DZ [DY]`.
     func moveAnchor(_ invocation: Invocation) throws -> Bool {
-        guard let entry = anchorEntry(invocation.positionals[0]) else { return false }
+        guard let entry = try anchorEntry(invocation.positionals[0]) else { return false }
         let dx = try length(invocation.positionals[1], name: "DX")
         let dz = try length(invocation.positionals[2], name: "DZ")
         let dy = try invocation.positional(3).map { try length($0, name: "DY") } ?? 0
@@ -339,7 +367,7 @@ extension Shell {
     /// `set ANCHOR KEY VALUE` and `set ANCHOR KEY --remove`. Values read as JSON scalars the
     /// way the SDK's metadata decodes them: true/false, null, numbers; quoted words stay text.
     func setAnchorMetadata(_ invocation: Invocation) throws -> Bool {
-        guard let entry = anchorEntry(invocation.positionals[0]) else { return false }
+        guard let entry = try anchorEntry(invocation.positionals[0]) else { return false }
         let key = invocation.positionals[1]
         var value: JSONValue?
         if invocation.flag("--remove") {
@@ -371,7 +399,7 @@ extension Shell {
 
     /// `delete ANCHOR` / `restore ANCHOR`: soft deletion through `deletedAt`.
     func deleteOrRestoreAnchor(_ invocation: Invocation, delete: Bool) throws -> Bool {
-        guard let entry = anchorEntry(invocation.positionals[0]) else { return false }
+        guard let entry = try anchorEntry(invocation.positionals[0]) else { return false }
         let store = storeID(entry.store)
         try performSpaceEdit({ () throws(EditError) in
             delete ? try session.workspace.planDeleteAnchor(store: store, index: entry.index, now: Date())
@@ -405,7 +433,7 @@ extension Shell {
     /// `export space SPACE FILE`: the single-file HBSpace JSON, world map inline (uncompressed).
     func exportSpace(_ words: [Argument], at name: Argument) throws {
         guard words.count == 2 else { throw CommandFailure("export space needs SPACE and FILE", at: words.first ?? name) }
-        guard let entry = spaceEntry(words[0]) else { throw CommandFailure("there is no space '\(words[0].text)'", at: words[0]) }
+        guard let entry = try spaceEntry(words[0]) else { throw CommandFailure("there is no space '\(words[0].text)'", at: words[0]) }
         let store = session.workspace.stores[entry.store].store
         let raw: [UInt8]
         if store.isSingleFile {

@@ -136,11 +136,11 @@ extension Shell {
     }
 
     func drawPlan(_ invocation: Invocation) throws {
-        let rooms = session.workspace.handles.order[.room] ?? []
+        let rooms = (session.workspace.handles.order[.room] ?? []).filter(session.workspace.exists)
         guard !rooms.isEmpty else { throw CommandFailure("nothing is open to draw (open a file first)", at: invocation.name) }
         var storyOf: [Identity: Int] = [:]
         for identity in rooms {
-            storyOf[identity] = session.workspace.file(id: identity.file)?.document.room(identity.scope).flatMap {
+            storyOf[identity] = session.workspace.capture(identity).flatMap {
                 $0.story ?? $0.sections.first?.story ?? $0.walls.first?.story
             } ?? 0
         }
@@ -154,15 +154,16 @@ extension Shell {
         var walls: [PlanSegment] = [], doors: [(PlanSegment, Bool)] = [], windows: [PlanSegment] = []
         var labels: [(String, PlanPoint)] = []
         for identity in chosen {
-            guard let file = session.workspace.file(id: identity.file), let room = file.document.room(identity.scope) else { continue }
+            guard let file = session.workspace.file(id: identity.file), let room = file.capture(identity.scope) else { continue }
+            let sectionIdentities = file.identities(identity.scope, .section)
             walls += room.walls.map(\.planSegment)
             for door in room.doors + room.openings {
                 if case .door(let open) = door.category { doors.append((door.planSegment, open)) } else { doors.append((door.planSegment, true)) }
             }
             windows += room.windows.map(\.planSegment)
             for (index, section) in room.sections.enumerated() {
-                let handle = session.workspace.handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: .section, key: "#\(index)")) ?? ""
-                let name = file.names[.section(identity.scope, index)] ?? section.label
+                let handle = session.workspace.handles.handle(for: sectionIdentities[index]) ?? ""
+                let name = file.names[sectionIdentities[index]] ?? section.label
                 labels.append(("\(handle) \(name)", PlanPoint(x: Double(section.center.x), z: Double(section.center.z))))
             }
             if room.sections.isEmpty, let centre = session.workspace.centre(of: identity) {

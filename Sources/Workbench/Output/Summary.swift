@@ -38,7 +38,7 @@ struct FileSummary {
             contents = structure.merged
             rooms = structure.rooms.enumerated().map { index, room in
                 let m = room.measurements
-                let handle = handles.handle(for: Identity(file: file.id, scope: .room(index), kind: .room, key: "")) ?? "\(index + 1)."
+                let handle = handles.handle(for: Identity.room(file.roomIDs[index], file: file.id)) ?? "\(index + 1)."
                 return RoomLine(handle: handle, labels: room.sections.map(\.label), stories: Self.stories(of: room),
                                 floorArea: m.floorArea, floorAreaFromWalls: m.floorAreaFromWalls,
                                 counts: Self.counts(of: room))

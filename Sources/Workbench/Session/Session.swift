@@ -46,6 +46,13 @@ public struct Session: Sendable {
     /// Reads, decodes and adds a RoomPlan file, with its sidecar of names when there is one.
     /// Returns the file and any warnings about the sidecar.
     public mutating func open(path: String) throws(LoadError) -> (WorkspaceFile, [String]) {
+        let (file, warnings) = try load(path: path)
+        workspace.add(file)
+        return (file, warnings)
+    }
+
+    /// Reads and decodes a file and its sidecar into a file value, not yet open.
+    func load(path: String) throws(LoadError) -> (WorkspaceFile, [String]) {
         let bytes: [UInt8]
         do {
             bytes = try FileIO.read(path)
@@ -71,22 +78,37 @@ public struct Session: Sendable {
                 warnings.append("\(sidecarPath): \(error); its names were not read")
             }
         }
-        let file = workspace.add(path: path, document: document, stamp: FileIO.stamp(of: path),
-                                 diagnostics: RoomPlanDiagnostics.check(document), sidecar: sidecar)
+        let file = workspace.makeFile(path: path, document: document, stamp: FileIO.stamp(of: path),
+                                      diagnostics: RoomPlanDiagnostics.check(document), sidecar: sidecar)
         return (file, warnings)
     }
 
-    /// Forgets a file. Undo history cannot reach across this, so it is cleared.
-    public mutating func closeStore(id: Int) -> StoreEntry? {
-        undoStack.removeAll()
-        redoStack.removeAll()
-        return workspace.closeStore(id: id)
+    /// Opens a file as an undoable step (`undo` closes it again).
+    public mutating func open(path: String, text: String) throws(LoadError) -> (WorkspaceFile, [String]) {
+        let (file, warnings) = try load(path: path)
+        perform(EditPlan(changes: [.openFile(file, at: workspace.files.count)]), text: text)
+        return (file, warnings)
     }
 
-    public mutating func close(id: Int) -> WorkspaceFile? {
-        undoStack.removeAll()
-        redoStack.removeAll()
-        return workspace.close(id: id)
+    /// Opens a store as an undoable step.
+    public mutating func open(store: HyperbasisStore, text: String) -> StoreEntry {
+        let entry = workspace.makeStore(store)
+        perform(EditPlan(changes: [.openStore(entry, at: workspace.stores.count)]), text: text)
+        return entry
+    }
+
+    /// Forgets a store, as an undoable step: `undo` opens it again, with its edits.
+    public mutating func closeStore(id: Int, text: String) -> StoreEntry? {
+        guard let entry = workspace.stores.first(where: { $0.id == id }) else { return nil }
+        perform(EditPlan(changes: [.closeStore(id)]), text: text)
+        return entry
+    }
+
+    /// Forgets a file, as an undoable step: `undo` opens it again, with its edits.
+    public mutating func close(id: Int, text: String) -> WorkspaceFile? {
+        guard let file = workspace.file(id: id) else { return nil }
+        perform(EditPlan(changes: [.closeFile(id)]), text: text)
+        return file
     }
 
     public mutating func markSaved(id: Int, stamp: FileStamp?) {
@@ -121,23 +143,9 @@ public struct Session: Sendable {
         let start = min(groupStart, undoStack.count)
         let steps = undoStack[start...]
         guard steps.count > 1 || (steps.count == 1 && steps.first?.text != groupText) else { return }
-        var merged = Step(changes: [], states: [])
-        for entry in steps { merged = Self.merge(merged, then: entry.step) }
+        let merged = Step.folding(steps.map(\.step))
         undoStack.removeSubrange(start...)
         if !merged.isEmpty { undoStack.append(HistoryEntry(text: groupText, step: merged)) }
-    }
-
-    /// `first` then `second`, as one step: undo runs the second's inverses first.
-    static func merge(_ first: Step, then second: Step) -> Step {
-        var states = first.states
-        for state in second.states {
-            if let index = states.firstIndex(where: { $0.file == state.file }) {
-                states[index].after = state.after
-            } else {
-                states.append(state)
-            }
-        }
-        return Step(changes: second.changes + first.changes, states: states)
     }
 
     public mutating func undo() -> HistoryEntry? {

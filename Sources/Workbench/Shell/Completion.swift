@@ -106,9 +106,8 @@ extension Shell {
     }
 
     private func element(named word: String?) -> Element? {
-        guard let word, let identity = session.workspace.handles.identity(for: word),
-              let path = session.workspace.path(of: identity) else { return nil }
-        return session.workspace.element(at: path)
+        guard let word, let identity = session.workspace.handles.identity(for: word) else { return nil }
+        return session.workspace.element(identity)
     }
 
     /// In `ls objects where ...`: kinds, `where`, field names, categories, attribute values.

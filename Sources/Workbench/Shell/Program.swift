@@ -140,8 +140,10 @@ public enum Program {
 
     static func isVariableName(_ text: String) -> Bool { isName(text) }
 
-    /// Runs wb with `arguments` (without the program name).
+    /// Runs wb with `arguments` (without the program name); `faults` makes saves fail on
+    /// purpose, for tests.
     public static func main(_ arguments: [String], output: OutputSink = StandardOutput(),
+                            faults: WriteFaults = WriteFaults(),
                             stdinIsTerminal: Bool = isatty(0) == 1,
                             readStandardInput: () -> String = readAllStandardInput) -> Int32 {
         let invocation: Invocation
@@ -162,7 +164,9 @@ public enum Program {
             return 2
         }
 
-        let shell = Shell(options: invocation.options, output: output)
+        var options = invocation.options
+        options.faults = faults
+        let shell = Shell(options: options, output: output)
         shell.variables = invocation.variables
 
         // Script files are read before anything runs: an unreadable one is a bad invocation.

@@ -7,6 +7,8 @@ public struct ShellOptions: Sendable {
     public var quiet = false
     public var echo = false
     public var keepGoing = false
+    /// Where saves fail on purpose (tests of crashes and full disks); none normally.
+    public var faults = WriteFaults()
 
     public init() {}
 }

@@ -1,0 +1,146 @@
+/// A room's identity in a workspace: handed out once when the room first appears (opened,
+/// merged, inserted) and never reused, whatever happens to its position in the file.
+public struct RoomID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let value: Int
+
+    public init(_ value: Int) {
+        self.value = value
+    }
+
+    public static func < (a: RoomID, b: RoomID) -> Bool { a.value < b.value }
+    public var description: String { "room#\(value)" }
+}
+
+/// Which capture inside a file: one room (a room file's only room, or a nested room of a
+/// structure), or a structure's own (structure-level) arrays.
+public enum Scope: Sendable, Hashable {
+    case room(RoomID)
+    case structure
+
+    public var roomID: RoomID? {
+        if case .room(let id) = self { return id }
+        return nil
+    }
+}
+
+/// Who a thing is, independent of where it sits now: its file, capture, kind and key.
+/// The key is the file's identifier for surfaces and objects (a duplicated identifier gets
+/// `~2`, `~3` after it), a key wb assigns for sections (which have none in the file), and
+/// "" for a room, whose identity is its scope.
+public struct Identity: Sendable, Hashable {
+    public var file: Int
+    public var scope: Scope
+    public var kind: ElementKind
+    public var key: String
+
+    public init(file: Int, scope: Scope, kind: ElementKind, key: String) {
+        self.file = file
+        self.scope = scope
+        self.kind = kind
+        self.key = key
+    }
+
+    /// The room itself.
+    public static func room(_ id: RoomID, file: Int) -> Identity {
+        Identity(file: file, scope: .room(id), kind: .room, key: "")
+    }
+
+    /// The room this thing is in (nil for structure-level elements).
+    public var room: Identity? {
+        scope.roomID.map { Identity.room($0, file: file) }
+    }
+
+    /// The identifier as written in the file, without wb's suffix for duplicates.
+    public var identifier: String? {
+        guard kind != .room && kind != .section else { return nil }
+        if let tilde = key.lastIndex(of: "~") { return String(key[..<tilde]) }
+        return key
+    }
+}
+
+/// The keys of one array of a capture, in array order, and where each key is: positions
+/// are found through the dictionary, never by scanning.
+public struct ArrayKeys: Sendable, Equatable {
+    public private(set) var keys: [String] = []
+    private var position: [String: Int] = [:]
+
+    public init() {}
+
+    public init(_ keys: [String]) {
+        self.keys = keys
+        position.reserveCapacity(keys.count)
+        for (index, key) in keys.enumerated() { position[key] = index }
+    }
+
+    public func index(of key: String) -> Int? { position[key] }
+    public var count: Int { keys.count }
+
+    mutating func insert(_ key: String, at index: Int) {
+        keys.insert(key, at: index)
+        for i in index..<keys.count { position[keys[i]] = i }
+    }
+
+    @discardableResult
+    mutating func remove(at index: Int) -> String {
+        let key = keys.remove(at: index)
+        position[key] = nil
+        for i in index..<keys.count { position[keys[i]] = i }
+        return key
+    }
+}
+
+/// The keys of every array of one capture.
+public struct CaptureKeys: Sendable, Equatable {
+    public var arrays: [ElementKind: ArrayKeys] = [:]
+
+    public init() {}
+
+    public subscript(kind: ElementKind) -> ArrayKeys {
+        get { arrays[kind] ?? ArrayKeys() }
+        set { arrays[kind] = newValue }
+    }
+
+    /// Keys for a capture's elements: identifiers (made unique with `~N`), and for sections
+    /// keys from `nextSection`, which the caller keeps so they are never handed out twice.
+    static func make(for room: CapturedRoom, nextSection: inout Int) -> CaptureKeys {
+        var result = CaptureKeys()
+        for kind in ElementKind.surfaceKinds + [.object] {
+            var keys: [String] = []
+            keys.reserveCapacity(room.count(of: kind))
+            var seen: Set<String> = []
+            for index in 0..<room.count(of: kind) {
+                let identifier = room.identifier(of: kind, at: index)
+                var key = identifier
+                var copy = 1
+                while !seen.insert(key).inserted {
+                    copy += 1
+                    key = "\(identifier)~\(copy)"
+                }
+                keys.append(key)
+            }
+            result.arrays[kind] = ArrayKeys(keys)
+        }
+        var sections: [String] = []
+        for _ in room.sections {
+            sections.append("S\(nextSection)")
+            nextSection += 1
+        }
+        result.arrays[.section] = ArrayKeys(sections)
+        return result
+    }
+}
+
+extension CapturedRoom {
+    /// The identifier of a surface or object by position, without building an `Element`.
+    func identifier(of kind: ElementKind, at index: Int) -> String {
+        switch kind {
+        case .object: return objects[index].identifier
+        case .wall: return walls[index].identifier
+        case .door: return doors[index].identifier
+        case .window: return windows[index].identifier
+        case .opening: return openings[index].identifier
+        case .floor: return floors[index].identifier
+        case .room, .section: return ""
+        }
+    }
+}
