@@ -317,7 +317,8 @@ extension Workspace {
     /// when every room element they stood for was deleted, or deleted while rooms still
     /// have them. Empty for a room file and for a structure as Apple wrote it. Linear.
     public func structureDisagreements(file id: Int) -> [Identity] {
-        guard let file = file(id: id), file.isStructure else { return [] }
+        // State 0 is the file as opened (or undone back to it): it agrees with itself.
+        guard let file = file(id: id), file.isStructure, file.state != 0 else { return [] }
         var result: Set<Identity> = []
         for (own, link) in file.links {
             let target = link.element

@@ -16,6 +16,10 @@ public enum ElementKind: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The kind a handle's letter names.
+    public static let byHandlePrefix: [Character: ElementKind] = Dictionary(
+        uniqueKeysWithValues: allCases.map { (Character($0.handlePrefix), $0) })
+
     /// The plural, as `ls` takes it and RoomPlan names its arrays.
     public var plural: String {
         switch self {

@@ -6,11 +6,11 @@
 /// first line to its last, across undo, redo, close and reopen. Replaying the same
 /// commands gives the same handles.
 public struct HandleTable: Sendable {
-    private var byHandle: [String: Identity] = [:]
-    private var byIdentity: [Identity: String] = [:]
-    private var counters: [ElementKind: Int] = [:]
-    /// Every identity in the order its handle was given, per kind, for listings. It holds
-    /// identities that are gone (closed, deleted) too: listings skip them.
+    /// Each identity's handle number; the handle is the kind's letter and this number.
+    private var numbers: [Identity: Int] = [:]
+    /// Every identity in the order its handle was given, per kind (handle `w5` is the fifth
+    /// wall's): listings go by it. It keeps identities that are gone (closed, deleted),
+    /// which listings skip.
     public private(set) var order: [ElementKind: [Identity]] = [:]
     private var storeItems: [StoreItem: String] = [:]
     private var storeItemByHandle: [String: StoreItem] = [:]
@@ -50,13 +50,18 @@ public struct HandleTable: Sendable {
 
     /// A handle for an identity that has none (nothing for one that has).
     mutating func give(_ identity: Identity) {
-        guard byIdentity[identity] == nil else { return }
-        let number = (counters[identity.kind] ?? 0) + 1
-        counters[identity.kind] = number
-        let handle = identity.kind.handlePrefix + String(number)
-        byHandle[handle] = identity
-        byIdentity[identity] = handle
-        order[identity.kind, default: []].append(identity)
+        let next = (order[identity.kind]?.count ?? 0) + 1
+        var isNew = false
+        // One hash: the default subscript hands the slot over in place.
+        Self.claim(&numbers[identity, default: 0], next, &isNew)
+        if isNew { order[identity.kind, default: []].append(identity) }
+    }
+
+    private static func claim(_ slot: inout Int, _ number: Int, _ isNew: inout Bool) {
+        if slot == 0 {
+            slot = number
+            isNew = true
+        }
     }
 
     private mutating func give(_ item: StoreItem) {
@@ -73,8 +78,16 @@ public struct HandleTable: Sendable {
         storeItemByHandle[handle] = item
     }
 
-    public func identity(for handle: String) -> Identity? { byHandle[handle] }
-    public func handle(for identity: Identity) -> String? { byIdentity[identity] }
+    /// The identity a handle names: the kind from its letter, the number its place.
+    public func identity(for handle: String) -> Identity? {
+        guard let letter = handle.first, let number = Int(handle.dropFirst()), number >= 1, handle.dropFirst().first != "+",
+              let kind = ElementKind.byHandlePrefix[letter], let list = order[kind], number <= list.count else { return nil }
+        return list[number - 1]
+    }
+
+    public func handle(for identity: Identity) -> String? {
+        numbers[identity].map { identity.kind.handlePrefix + String($0) }
+    }
 
     public func handle(forSpace id: String, store: Int) -> String? {
         storeItems[StoreItem(store: store, isSpace: true, id: id.uppercased())]
@@ -86,12 +99,15 @@ public struct HandleTable: Sendable {
 
     public func storeItem(for handle: String) -> StoreItem? { storeItemByHandle[handle] }
 
-    public var allHandles: [String] { Array(byHandle.keys) + Array(storeItemByHandle.keys) }
+    /// Every handle given so far (of things open or not).
+    public var allHandles: [String] {
+        order.flatMap { kind, list in list.indices.map { kind.handlePrefix + String($0 + 1) } } + Array(storeItemByHandle.keys)
+    }
 
     /// Identities whose identifier starts with `prefix` (case-insensitive), for UUID references.
     public func identities(withIdentifierPrefix prefix: String) -> [Identity] {
         let upper = prefix.uppercased()
-        return byIdentity.keys.filter { $0.kind != .room && $0.kind != .section && $0.key.uppercased().hasPrefix(upper) }
+        return numbers.keys.filter { $0.kind != .room && $0.kind != .section && $0.key.uppercased().hasPrefix(upper) }
     }
 }
 
@@ -107,11 +123,15 @@ enum StructureTwins {
     static func find(_ file: WorkspaceFile) -> [Identity: StructureLink] {
         guard let merged = file.capture(.structure), let mergedKeys = file.keys[.structure] else { return [:] }
         var links: [Identity: StructureLink] = [:]
+        // Grids of structure-level elements by place, built for a kind when first needed
+        // (most elements are found by identifier).
         var grids: [ElementKind: PointGrid] = [:]
-        for kind in ElementKind.surfaceKinds + [.object, .section] {
+        func grid(_ kind: ElementKind) -> PointGrid {
+            if let grid = grids[kind] { return grid }
             var grid = PointGrid(cell: 0.5)
             for index in 0..<merged.count(of: kind) { grid.insert(index, at: merged.anchorPoint(kind, at: index)) }
             grids[kind] = grid
+            return grid
         }
         for roomID in file.roomIDs {
             let scope = Scope.room(roomID)
@@ -124,7 +144,7 @@ enum StructureTwins {
                     if kind != .section, let byKey = mergedKeys[kind].index(of: roomKeys[index]) {
                         match = byKey
                     } else {
-                        match = grids[kind]!.near(room.anchorPoint(kind, at: index), within: tolerance).first { candidate in
+                        match = grid(kind).near(room.anchorPoint(kind, at: index), within: tolerance).first { candidate in
                             samePlace(element, merged.element(kind, at: candidate)!)
                         }
                     }

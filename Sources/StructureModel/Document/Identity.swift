@@ -72,6 +72,22 @@ public struct ArrayKeys: Sendable, Equatable {
         for (index, key) in keys.enumerated() { position[key] = index }
     }
 
+    /// Keys for identifiers as a file has them: a repeated identifier gets `~2`, `~3`.
+    init(identifiers: some Sequence<String>, count: Int) {
+        keys.reserveCapacity(count)
+        position.reserveCapacity(count)
+        for identifier in identifiers {
+            var key = identifier
+            var copy = 1
+            while position[key] != nil {
+                copy += 1
+                key = "\(identifier)~\(copy)"
+            }
+            position[key] = keys.count
+            keys.append(key)
+        }
+    }
+
     public func index(of key: String) -> Int? { position[key] }
     public var count: Int { keys.count }
 
@@ -105,20 +121,8 @@ public struct CaptureKeys: Sendable, Equatable {
     static func make(for room: CapturedRoom, nextSection: inout Int) -> CaptureKeys {
         var result = CaptureKeys()
         for kind in ElementKind.surfaceKinds + [.object] {
-            var keys: [String] = []
-            keys.reserveCapacity(room.count(of: kind))
-            var seen: Set<String> = []
-            for index in 0..<room.count(of: kind) {
-                let identifier = room.identifier(of: kind, at: index)
-                var key = identifier
-                var copy = 1
-                while !seen.insert(key).inserted {
-                    copy += 1
-                    key = "\(identifier)~\(copy)"
-                }
-                keys.append(key)
-            }
-            result.arrays[kind] = ArrayKeys(keys)
+            let count = room.count(of: kind)
+            result.arrays[kind] = ArrayKeys(identifiers: (0..<count).lazy.map { room.identifier(of: kind, at: $0) }, count: count)
         }
         var sections: [String] = []
         for _ in room.sections {

@@ -31,8 +31,9 @@ public struct WorkspaceFile: Sendable {
     public internal(set) var savedState: Int = 0
     /// Elements taken out by `delete`, for `restore`.
     var graveyard: [Identity: Element] = [:]
-    /// Each array's keys in their order when opened, to restore in place.
-    var originalRank: [Scope: [ElementKind: [String: Int]]] = [:]
+    /// Each capture's keys as they were when opened, to restore in place (shared with
+    /// `keys` until an insert or remove copies one array).
+    var originalKeys: [Scope: CaptureKeys] = [:]
     /// For a structure: each room element's structure-level element (provenance).
     public internal(set) var links: [Identity: StructureLink] = [:]
     /// The other way round: the room elements a structure-level element stands for.
@@ -97,14 +98,7 @@ public struct WorkspaceFile: Sendable {
             guard let capture = file.capture(scope) else { continue }
             let keys = CaptureKeys.make(for: capture, nextSection: &file.nextSectionKey)
             file.keys[scope] = keys
-            var ranks: [ElementKind: [String: Int]] = [:]
-            for kind in ElementKind.surfaceKinds + [.object] {
-                var rank: [String: Int] = [:]
-                rank.reserveCapacity(keys[kind].count)
-                for (index, key) in keys[kind].keys.enumerated() { rank[key] = index }
-                ranks[kind] = rank
-            }
-            file.originalRank[scope] = ranks
+            file.originalKeys[scope] = keys
         }
         return file
     }
@@ -491,10 +485,10 @@ public struct Workspace: Sendable {
     public func restorePosition(of identity: Identity) -> Int? {
         guard let file = file(id: identity.file), file.graveyard[identity] != nil,
               let keys = file.keys[identity.scope]?[identity.kind] else { return nil }
-        let ranks = file.originalRank[identity.scope]?[identity.kind] ?? [:]
-        let own = ranks[identity.key] ?? Int.max
+        let ranks = file.originalKeys[identity.scope]?[identity.kind] ?? ArrayKeys()
+        let own = ranks.index(of: identity.key) ?? Int.max
         var index = 0
-        for (position, key) in keys.keys.enumerated() where (ranks[key] ?? Int.max) < own {
+        for (position, key) in keys.keys.enumerated() where (ranks.index(of: key) ?? Int.max) < own {
             index = position + 1
         }
         return index

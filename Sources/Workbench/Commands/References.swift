@@ -35,6 +35,10 @@ extension Shell {
             throw CommandFailure("nothing open is called '\(text)'\(hint); \(what) is a handle like r1 or o3, an identifier, or a name",
                                  at: word)
         }
+        if !workspace.exists(identity) && !workspace.isDeleted(identity) {
+            let handle = workspace.handles.handle(for: identity) ?? text
+            throw CommandFailure("\(handle) is no longer open (its file was closed, or its room taken out; undo brings it back)", at: word)
+        }
         if identity.kind == .section && !allowed.contains(.section) && allowed.contains(.room) {
             identity = identity.room ?? identity
         }
