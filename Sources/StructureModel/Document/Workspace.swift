@@ -202,12 +202,26 @@ public struct Workspace: Sendable {
     /// A short name for a path: its file name without `.json`, with `-2`, `-3` after it when
     /// another open file has it. Counters per base name keep this constant time.
     public func shortName(for path: String) -> String {
-        var base = FileIO.baseName(of: path)
-        if base.hasSuffix(".json") { base.removeLast(5) }
+        let base = Self.baseName(path)
         guard usedNames.contains(base) else { return base }
         var counter = nameCounters[base] ?? 2
         while usedNames.contains("\(base)-\(counter)") { counter += 1 }
         return "\(base)-\(counter)"
+    }
+
+    private static func baseName(_ path: String) -> String {
+        var base = FileIO.baseName(of: path)
+        if base.hasSuffix(".json") { base.removeLast(5) }
+        return base
+    }
+
+    /// Records a short name as taken, and where to count on from for its base name.
+    private mutating func take(name: String, path: String) {
+        usedNames.insert(name)
+        let base = Self.baseName(path)
+        if name.hasPrefix(base + "-"), let number = Int(name.dropFirst(base.count + 1)) {
+            nameCounters[base] = max(nameCounters[base] ?? 2, number + 1)
+        }
     }
 
     /// A file value for a document, numbered as the next file with rooms numbered as the
@@ -256,9 +270,10 @@ public struct Workspace: Sendable {
         if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty { files[index].hasSidecar = true }
     }
 
-    private mutating func reindexFiles() {
-        fileIndexByID.removeAll(keepingCapacity: true)
-        for (index, file) in files.enumerated() { fileIndexByID[file.id] = index }
+    /// Positions of the files from `start` on (those before did not move). Reads only
+    /// each file's id: copying a file value would retain all its storage.
+    private mutating func reindexFiles(from start: Int) {
+        for index in start..<files.count { fileIndexByID[files[index].id] = index }
     }
 
     // MARK: Finding elements
@@ -310,8 +325,8 @@ public struct Workspace: Sendable {
         case .openFile(let file, let at):
             let position = min(at, files.count)
             files.insert(file, at: position)
-            reindexFiles()
-            usedNames.insert(file.name)
+            reindexFiles(from: position)
+            take(name: file.name, path: file.path)
             nextFileID = max(nextFileID, file.id + 1)
             nextRoomID = max(nextRoomID, (file.roomIDs.map(\.value).max() ?? 0) + 1)
             handles.assign(file)
@@ -320,7 +335,8 @@ public struct Workspace: Sendable {
         case .closeFile(let id):
             guard let index = fileIndex(id: id) else { return }
             let file = files.remove(at: index)
-            reindexFiles()
+            fileIndexByID[id] = nil
+            reindexFiles(from: index)
             usedNames.remove(file.name)
             change = .openFile(file, at: index)
             return

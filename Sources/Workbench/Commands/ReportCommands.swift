@@ -93,6 +93,12 @@ extension Shell {
         }
         let stories = Set(stats.compactMap(\.story)).sorted()
         let total = sum(stats)
+        // A structure's own arrays: shared walls once, one floor per story, as Apple merged them.
+        let structureFiles = invocation.positional(0).map { word in session.files.filter { $0.name == word.text } } ?? session.files
+        let structures: [(file: WorkspaceFile, stats: RoomStats, walls: Int)] = structureFiles.compactMap { file in
+            guard let merged = file.capture(.structure) else { return nil }
+            return (file, RoomStats(handle: file.name, file: file.name, room: merged), merged.walls.count)
+        }
         func counts(_ values: [String: Int]) -> String {
             values.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         }
@@ -117,8 +123,14 @@ extension Shell {
                                                       JSONMember("perimeter", number(total.perimeter)),
                                                       JSONMember("categories", map(total.categories)),
                                                       JSONMember("confidence", map(total.confidences))]))
+            let structureValues: [JSONValue] = structures.map { entry in
+                .object(JSONObject([JSONMember("file", .string(entry.file.name)), JSONMember("level", .string("structure")),
+                                    JSONMember("floorArea", number(entry.stats.floorArea)), JSONMember("wallArea", number(entry.stats.wallArea)),
+                                    JSONMember("perimeter", number(entry.stats.perimeter)), JSONMember("walls", .number(JSONNumber(entry.walls))),
+                                    JSONMember("categories", map(entry.stats.categories)), JSONMember("confidence", map(entry.stats.confidences))]))
+            }
             output.write(renderJSON(.object(JSONObject([JSONMember("rooms", .array(roomValues)), JSONMember("stories", .array(storyValues)),
-                                                        JSONMember("total", totals)]))))
+                                                        JSONMember("structures", .array(structureValues)), JSONMember("total", totals)]))))
             return
         }
         let rows = stats.map { s in
@@ -137,6 +149,10 @@ extension Shell {
             + "walls \(formatted(total.wall, digits: 2)) m² net, perimeter \(formatted(total.perimeter, digits: 2)) m\n"
         text += "objects by category: \(counts(total.categories))\n"
         text += "everything by confidence: \(counts(total.confidences))\n"
+        for entry in structures {
+            text += "structure level of \(entry.file.name): \(entry.walls) walls (shared walls once), floor \(formatted(entry.stats.floorArea, digits: 2)) m², "
+                + "walls \(formatted(entry.stats.wallArea, digits: 2)) m² net, \(entry.stats.categories.values.reduce(0, +)) objects\n"
+        }
         output.write(text)
     }
 }

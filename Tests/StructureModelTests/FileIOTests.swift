@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import XCTest
+@testable import StructureModel
+
+/// Saves touch no process-wide state, fail cleanly where a test makes them fail, and
+/// StructureModel can be used from several threads at once, one workspace per thread.
+final class FileIOTests: XCTestCase {
+    private var folder: String!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-fileio-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { [folder] in try? FileManager.default.removeItem(atPath: folder!) }
+    }
+
+    private func entries() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    func testAFailureBeforeTheRenameLeavesTheOldFileAndNoTemporaryFile() throws {
+        let path = folder + "/room.json"
+        try FileIO.writeAtomically(Array("old".utf8), to: path)
+        let faults = WriteFaults(beforeRename: { () throws(FileError) in throw FileError(path: path, message: "injected") })
+        XCTAssertThrowsError(try FileIO.writeAtomically(Array("new".utf8), to: path, faults: faults)) { error in
+            XCTAssertEqual((error as? FileError)?.message, "injected")
+        }
+        XCTAssertEqual(try FileIO.read(path), Array("old".utf8))
+        XCTAssertEqual(try entries(), ["room.json"], "no temporary file is left behind")
+    }
+
+    func testANewFileGetsTheUmaskWithoutTheUmaskBeingChanged() throws {
+        let previous = umask(0o027)
+        defer { umask(previous) }
+        try FileIO.writeAtomically(Array("x".utf8), to: folder + "/new.json")
+        var info = stat()
+        XCTAssertEqual(stat(folder + "/new.json", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o640, "0666 less the umask 027")
+        let now = umask(0o027)
+        XCTAssertEqual(now, 0o027, "the process-wide umask was left as it was")
+        // An existing file keeps its mode, whatever the umask.
+        chmod(folder + "/new.json", 0o604)
+        try FileIO.writeAtomically(Array("y".utf8), to: folder + "/new.json")
+        XCTAssertEqual(stat(folder + "/new.json", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o604)
+    }
+
+    func testFileNamesUpTo255BytesCanBeSaved() throws {
+        let name = String(repeating: "é", count: 120) + "room.json"
+        XCTAssertEqual(name.utf8.count, 249)
+        try FileIO.writeAtomically(Array("x".utf8), to: folder + "/" + name)
+        XCTAssertEqual(try entries(), [name])
+        XCTAssertLessThanOrEqual(FileIO.temporaryPrefix(for: folder + "/" + name).utf8.count + 8, 255)
+        XCTAssertTrue(String(decoding: Array(FileIO.temporaryPrefix(for: name).utf8), as: UTF8.self).hasSuffix(".wb-"),
+                      "shortened on a character boundary")
+    }
+
+    /// Eight threads, each with its own workspace: open, edit, encode and save. The
+    /// results are the bytes the same work gives on one thread.
+    func testWorkspacesOnSeveralThreadsAtOnceGiveWhatOneThreadGives() throws {
+        let count = 8
+        let folder: String = folder
+        @Sendable func work(_ index: Int, to path: String) throws -> [UInt8] {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: UInt64(index + 1), rooms: 5))
+            var workspace = Workspace()
+            workspace.add(path: path, document: .structure(building.structure), stamp: nil, diagnostics: [])
+            let room = workspace.files[0].rooms[index % 5]
+            _ = workspace.perform(try workspace.planMove(room: room, by: RigidMotion(yaw: 0.3, translation: SIMD3(1, 0, 2))).changes)
+            _ = workspace.perform(try workspace.planStory(room: room, story: 2).changes)
+            let bytes = RoomPlanCodec.encode(workspace.files[0].document)
+            try FileIO.writeAtomically(bytes, to: path)
+            return bytes
+        }
+        let expected = try (0..<count).map { try work($0, to: folder + "/serial-\($0).json") }
+        let results = Results(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            results.set(index, Result { try work(index, to: folder + "/parallel-\(index).json") })
+        }
+        for index in 0..<count {
+            XCTAssertEqual(try results.get(index), expected[index])
+            XCTAssertEqual(try FileIO.read(folder + "/parallel-\(index).json"), expected[index])
+        }
+    }
+}
+
+/// Results written by several threads, read afterwards.
+private final class Results: @unchecked Sendable {
+    private var values: [Result<[UInt8], Error>?]
+    private let lock = NSLock()
+
+    init(count: Int) {
+        values = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ value: Result<[UInt8], Error>) {
+        lock.lock()
+        values[index] = value
+        lock.unlock()
+    }
+
+    func get(_ index: Int) throws -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try values[index]!.get()
+    }
+}
