@@ -92,7 +92,7 @@ extension Shell {
         case .expression: return expressionCandidates(prefix: prefix, words: words)
         case .reference(let kinds):
             let table = session.workspace.handles
-            let handles = kinds.flatMap { table.order[$0] ?? [] }.compactMap { table.handle(for: $0) }
+            let handles = kinds.flatMap { table.order[$0] ?? [] }.filter { session.workspace.exists($0) || session.workspace.isDeleted($0) }.compactMap { table.handle(for: $0) }
             let names = session.files.flatMap { $0.names.values }.filter { !$0.contains(" ") }
             // Spaces and anchors take the shared verbs too (name, move, set, delete, restore, show).
             let spaces = spaceEntries.map(\.handle) + anchorEntries.map(\.handle)
