@@ -156,3 +156,42 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertEqual(handles, ["a3", "a4"], "the other store's anchors keep their handles")
     }
 }
+
+/// Saving never loses an edit to a second copy of the same file, never replaces a link or
+/// a device with a file.
+final class SaveTargetTests: XCTestCase {
+    func testTheSameFileIsOpenedOnceWhateverThePath() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "f.json")
+        let link = folder.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "f.json")
+        let result = try Harness.run(["-q", "-k", path, "-c", "open \(folder.path)/./f.json", "-c", "open \(link)", "-c", "summary"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("is already open as f"), result.stderr)
+        XCTAssertEqual(result.stdout.components(separatedBy: "CapturedRoom").count - 1, 1, "one document: \(result.stdout)")
+    }
+
+    func testSavingThroughALinkWritesItsTargetAndKeepsTheLink() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "f.json")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let link = folder.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "f.json")
+        let result = try Harness.run(["-q", link, "-c", "move r1 1 0; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "f.json", "still a link")
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "the target has the edit")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["f.json", "link.json"])
+    }
+
+    func testSavingOntoADeviceIsRefused() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "f.json")
+        let result = try Harness.run(["-q", path, "-c", "save /dev/null"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("is not a regular file"), result.stderr)
+        var info = stat()
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+    }
+}

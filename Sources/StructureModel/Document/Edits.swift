@@ -150,6 +150,9 @@ extension Workspace {
         guard identity.kind == .room || identity.kind == .section, let current = file(id: identity.file), exists(identity) else {
             throw EditError("only rooms and sections have names")
         }
+        if identity.scope == .structure {
+            throw EditError("a structure-level section is named through its room's section (name that one)")
+        }
         if let name, name.count > 200 { throw EditError("a name of \(name.count) characters is too long (200 at most)") }
         var plan = EditPlan()
         let new = name?.isEmpty == true ? nil : name

@@ -25,6 +25,13 @@ public struct FileStamp: Sendable, Equatable {
     public var modificationSeconds: Int
     public var modificationNanoseconds: Int
     public var inode: UInt64
+    public var device: UInt64 = 0
+
+    /// Whether two stamps are of the same file (the same inode on the same device),
+    /// whatever path led to it.
+    public func isSameFile(as other: FileStamp) -> Bool {
+        inode == other.inode && device == other.device
+    }
 }
 
 /// Where a save can be made to fail on purpose, for tests of what a crash or a failing
@@ -63,7 +70,7 @@ public enum FileIO {
         let mtime = info.st_mtim
         #endif
         return FileStamp(size: Int(info.st_size), modificationSeconds: Int(mtime.tv_sec),
-                         modificationNanoseconds: Int(mtime.tv_nsec), inode: UInt64(info.st_ino))
+                         modificationNanoseconds: Int(mtime.tv_nsec), inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
     }
 
     public static func isDirectory(_ path: String) -> Bool {
@@ -118,7 +125,12 @@ public enum FileIO {
     /// when the temporary file is created, so no process-wide state is touched and saves
     /// on several threads at once do not interfere. `faults` lets tests fail a save at a
     /// chosen point, as a crash or a full disk would.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, faults: WriteFaults = WriteFaults()) throws(FileError) {
+    ///
+    /// A symbolic link is followed: the file it points at is replaced and the link stays,
+    /// as editors and sqlite do. Anything but a regular file (a device, a FIFO, a socket, a
+    /// folder) is refused, so a save never replaces a device node with a file.
+    public static func writeAtomically(_ bytes: [UInt8], to requested: String, faults: WriteFaults = WriteFaults()) throws(FileError) {
+        let path = try linkTarget(of: requested)
         let folder = parentFolder(of: path)
         guard isDirectory(folder) else {
             throw FileError(path: path, message: "the folder \(folder) does not exist")
@@ -126,7 +138,10 @@ public enum FileIO {
         var keptMode: mode_t?
         var existing = stat()
         if stat(path, &existing) == 0 {
-            if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, message: errorText(EISDIR)) }
+            if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: requested, message: errorText(EISDIR)) }
+            guard (existing.st_mode & S_IFMT) == S_IFREG else {
+                throw FileError(path: requested, message: "is not a regular file (a device, a pipe or a socket): wb saves only to files")
+            }
             keptMode = existing.st_mode & 0o7777
         }
         let (fd, temporary) = try createTemporary(beside: path, in: folder)
@@ -150,6 +165,23 @@ public enum FileIO {
             fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// The file a path names after following symbolic links (at most 40 of them): a
+    /// relative link is read from the link's own folder. A dangling link names the file it
+    /// would create.
+    static func linkTarget(of path: String) throws(FileError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw FileError(path: path, message: errorText(errno)) }
+            let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : parentFolder(of: current) + "/" + target
+        }
+        throw FileError(path: path, message: "too many symbolic links")
     }
 
     /// The prefix of wb's temporary files beside `path`: `.NAME.wb-` with NAME shortened

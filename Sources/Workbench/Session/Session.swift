@@ -53,6 +53,11 @@ public struct Session: Sendable {
 
     /// Reads and decodes a file and its sidecar into a file value, not yet open.
     func load(path: String) throws(LoadError) -> (WorkspaceFile, [String]) {
+        // The same file twice (another path to it, a link) would be two documents that one
+        // save writes over each other: it is opened once.
+        if let stamp = FileIO.stamp(of: path), let open = workspace.files.first(where: { $0.stamp?.isSameFile(as: stamp) == true }) {
+            throw LoadError(path: path, message: "is already open as \(open.name) (\(open.path))", location: nil, lineText: nil)
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileIO.read(path)
