@@ -1,30 +1,3 @@
-/// A point in the floor plan: world X and world Z, metres.
-public struct PlanPoint: Sendable, Hashable {
-    public var x: Double
-    public var z: Double
-
-    public init(x: Double, z: Double) {
-        self.x = x
-        self.z = z
-    }
-
-    init(_ world: SIMD3<Double>) {
-        self.init(x: world.x, z: world.z)
-    }
-
-    public func distance(to other: PlanPoint) -> Double {
-        ((x - other.x) * (x - other.x) + (z - other.z) * (z - other.z)).squareRoot()
-    }
-}
-
-/// A wall (or door, window, opening) seen from above: the segment its centre line covers.
-public struct PlanSegment: Sendable, Hashable {
-    public var start: PlanPoint
-    public var end: PlanPoint
-
-    public var length: Double { start.distance(to: end) }
-}
-
 /// Shoelace area of a simple polygon, always positive.
 public func polygonArea(_ points: [PlanPoint]) -> Double {
     guard points.count >= 3 else { return 0 }
