@@ -1,35 +1,3 @@
-/// Shoelace area of a simple polygon, always positive.
-public func polygonArea(_ points: [PlanPoint]) -> Double {
-    guard points.count >= 3 else { return 0 }
-    var twice = 0.0
-    for i in points.indices {
-        let a = points[i]
-        let b = points[(i + 1) % points.count]
-        twice += a.x * b.z - b.x * a.z
-    }
-    return abs(twice) / 2
-}
-
-/// The convex hull of a set of plan points (Andrew's monotone chain), counter-clockwise.
-public func convexHull(_ points: [PlanPoint]) -> [PlanPoint] {
-    let sorted = Set(points).sorted { ($0.x, $0.z) < ($1.x, $1.z) }
-    guard sorted.count >= 3 else { return sorted }
-    func turn(_ o: PlanPoint, _ a: PlanPoint, _ b: PlanPoint) -> Double {
-        (a.x - o.x) * (b.z - o.z) - (a.z - o.z) * (b.x - o.x)
-    }
-    var lower: [PlanPoint] = []
-    for p in sorted {
-        while lower.count >= 2 && turn(lower[lower.count - 2], lower[lower.count - 1], p) <= 0 { lower.removeLast() }
-        lower.append(p)
-    }
-    var upper: [PlanPoint] = []
-    for p in sorted.reversed() {
-        while upper.count >= 2 && turn(upper[upper.count - 2], upper[upper.count - 1], p) <= 0 { upper.removeLast() }
-        upper.append(p)
-    }
-    return Array(lower.dropLast() + upper.dropLast())
-}
-
 extension Surface {
     /// The centre line in plan: centre ± (width / 2) along local X.
     public var planSegment: PlanSegment {

@@ -25,8 +25,8 @@ extension Workspace {
     /// The linked room whose outline contains the anchor's position, if any.
     public func room(containing anchor: AnchorRecord) -> Identity? {
         guard let t = anchor.transform else { return nil }
-        let point = PlanPoint(x: t.translation.x, z: t.translation.z)
-        return rooms(inSpace: anchor.spaceId).first { room in outline(of: room).contains { contains($0, point) } }
+        let point = PlanPoint(t.translation)
+        return rooms(inSpace: anchor.spaceId).first { room in outline(of: room).contains { $0.encloses(point) } }
     }
 
     /// Changes that carry along, by the same motion, the live anchors standing in a room.
@@ -47,19 +47,4 @@ extension Workspace {
         if file(id: room.file)?.spaceLinks[room.scope] == space { return EditPlan() }
         return EditPlan(changes: [.spaceLink(file: room.file, room.scope, space)])
     }
-}
-
-/// Ray casting: whether `point` lies inside `polygon`.
-func contains(_ polygon: [PlanPoint], _ point: PlanPoint) -> Bool {
-    var inside = false
-    var j = polygon.count - 1
-    for i in polygon.indices {
-        let a = polygon[i], b = polygon[j]
-        if (a.z > point.z) != (b.z > point.z) {
-            let x = a.x + (point.z - a.z) / (b.z - a.z) * (b.x - a.x)
-            if point.x < x { inside.toggle() }
-        }
-        j = i
-    }
-    return inside
 }
