@@ -3,12 +3,7 @@
 extension Workspace {
     /// The room's outline in plan: its floors, or the hull of its walls' ends without floors.
     public func outline(of room: Identity) -> [[PlanPoint]] {
-        guard let captured = file(id: room.file)?.document.room(room.scope) else { return [] }
-        let floors = captured.floors.map(\.planPolygon).filter { $0.count >= 3 }
-        if !floors.isEmpty { return floors }
-        let ends = captured.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
-        let hull = convexHull(ends)
-        return hull.count >= 3 ? [hull] : []
+        file(id: room.file)?.document.room(room.scope)?.planOutlines ?? []
     }
 
     /// The rooms linked to a space (by its id).
