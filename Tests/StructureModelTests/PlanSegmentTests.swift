@@ -116,6 +116,20 @@ final class SegmentGeometryTests: XCTestCase {
         XCTAssertEqual(crossing.length, 0)
     }
 
+    func testEndpointDistanceEitherWayRound() {
+        let reversed = PlanSegment(start: PlanPoint(x: 4, z: 0.03), end: PlanPoint(x: 0.04, z: 0))
+        XCTAssertEqual(wall.endpointDistance(to: reversed), 0.04, accuracy: 1e-12)
+        XCTAssertEqual(reversed.endpointDistance(to: wall), 0.04, accuracy: 1e-12)
+        let shifted = PlanSegment(start: PlanPoint(x: 0.5, z: 0), end: PlanPoint(x: 4, z: 0))
+        XCTAssertEqual(wall.endpointDistance(to: shifted), 0.5, accuracy: 1e-12, "the worse end counts")
+        XCTAssertEqual(wall.endpointDistance(to: wall), 0)
+    }
+
+    func testWorldDistance() {
+        XCTAssertEqual(SIMD3<Double>(1, 2, 3).distance(to: SIMD3(4, 6, 3)), 5)
+        XCTAssertEqual(SIMD3<Double>(1, 2, 3).distance(to: SIMD3(1, 2, 15)), 12)
+    }
+
     func testBounds() {
         let s = PlanSegment(start: PlanPoint(x: 3, z: -1), end: PlanPoint(x: -2, z: 4))
         XCTAssertEqual(s.bounds, PlanBounds(min: PlanPoint(x: -2, z: -1), max: PlanPoint(x: 3, z: 4)))

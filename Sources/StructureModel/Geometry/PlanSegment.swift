@@ -71,6 +71,15 @@ public struct PlanSegment: Sendable, Hashable {
         return min(distance(to: other.start), distance(to: other.end), other.distance(to: start), other.distance(to: end))
     }
 
+    /// How far apart the two segments' ends are, paired the way that fits better (start with
+    /// start, or start with end): the larger of the two end distances of that pairing. The
+    /// same wall seen from two rooms, or twice from one, runs either way round.
+    public func endpointDistance(to other: PlanSegment) -> Double {
+        let same = max(start.distance(to: other.start), end.distance(to: other.end))
+        let reversed = max(start.distance(to: other.end), end.distance(to: other.start))
+        return min(same, reversed)
+    }
+
     public var bounds: PlanBounds {
         PlanBounds(min: PlanPoint(x: min(start.x, end.x), z: min(start.z, end.z)),
                    max: PlanPoint(x: max(start.x, end.x), z: max(start.z, end.z)))
