@@ -91,7 +91,7 @@ final class IdentityCommandTests: XCTestCase {
     }
 
     func testHistoryReplayGivesTheSameHandles() throws {
-        let script = "close home\nundo\nopen \(structurePath!)\nls doors\n"
+        let script = "close home\nundo\nredo\nopen \(structurePath!)\nls doors\n"
         let first = try Harness.run(["-q", "--json", structurePath], stdin: script)
         let second = try Harness.run(["-q", "--json", structurePath], stdin: script)
         XCTAssertEqual(first.status, 0, first.stderr)

@@ -147,6 +147,18 @@ public struct RigidMotion: Sendable, Hashable {
     }
 }
 
+extension RigidMotion {
+    /// The motion that carries the world axes onto a transform's: its yaw and centre. A tilt
+    /// is dropped, so the round trip through `transform` is exact only for level transforms
+    /// (local Y up, as walls, doors, windows and objects have; floors have local Z up).
+    public init(yawAndTranslationOf transform: Transform) {
+        self.init(yaw: transform.yaw, translation: transform.translation)
+    }
+
+    /// The world axes moved by this motion, as an element's transform.
+    public var transform: Transform { apply(to: .identity) }
+}
+
 func normalizedAngle(_ angle: Double) -> Double {
     var a = angle.truncatingRemainder(dividingBy: 2 * .pi)
     if a <= -.pi { a += 2 * .pi }

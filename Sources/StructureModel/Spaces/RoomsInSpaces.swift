@@ -3,12 +3,7 @@
 extension Workspace {
     /// The room's outline in plan: its floors, or the hull of its walls' ends without floors.
     public func outline(of room: Identity) -> [[PlanPoint]] {
-        guard let captured = capture(room) else { return [] }
-        let floors = captured.floors.map(\.planPolygon).filter { $0.count >= 3 }
-        if !floors.isEmpty { return floors }
-        let ends = captured.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
-        let hull = convexHull(ends)
-        return hull.count >= 3 ? [hull] : []
+        capture(room)?.planOutlines ?? []
     }
 
     /// The rooms linked to a space (by its id).
@@ -25,8 +20,8 @@ extension Workspace {
     /// The linked room whose outline contains the anchor's position, if any.
     public func room(containing anchor: AnchorRecord) -> Identity? {
         guard let t = anchor.transform else { return nil }
-        let point = PlanPoint(x: t.translation.x, z: t.translation.z)
-        return rooms(inSpace: anchor.spaceId).first { room in outline(of: room).contains { contains($0, point) } }
+        let point = PlanPoint(t.translation)
+        return rooms(inSpace: anchor.spaceId).first { room in outline(of: room).contains { $0.encloses(point) } }
     }
 
     /// Changes that carry along, by the same motion, the live anchors standing in a room.
@@ -48,19 +43,4 @@ extension Workspace {
         if file(id: room.file)?.spaceLinks[id] == space { return EditPlan() }
         return EditPlan(changes: [.spaceLink(room, space)])
     }
-}
-
-/// Ray casting: whether `point` lies inside `polygon`.
-func contains(_ polygon: [PlanPoint], _ point: PlanPoint) -> Bool {
-    var inside = false
-    var j = polygon.count - 1
-    for i in polygon.indices {
-        let a = polygon[i], b = polygon[j]
-        if (a.z > point.z) != (b.z > point.z) {
-            let x = a.x + (point.z - a.z) / (b.z - a.z) * (b.x - a.x)
-            if point.x < x { inside.toggle() }
-        }
-        j = i
-    }
-    return inside
 }

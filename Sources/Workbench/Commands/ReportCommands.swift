@@ -19,7 +19,7 @@ struct RoomStats {
         self.handle = handle
         self.file = file
         let m = room.measurements
-        story = room.story ?? room.sections.first?.story
+        story = room.effectiveStory
         labels = FileSummary.tally(room.sections.map(\.label))
         floorArea = m.floorArea
         floorFromWalls = m.floorAreaFromWalls

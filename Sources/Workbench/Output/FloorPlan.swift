@@ -136,47 +136,20 @@ extension Shell {
     }
 
     func drawPlan(_ invocation: Invocation) throws {
-        let rooms = (session.workspace.handles.order[.room] ?? []).filter(session.workspace.exists)
-        guard !rooms.isEmpty else { throw CommandFailure("nothing is open to draw (open a file first)", at: invocation.name) }
-        var storyOf: [Identity: Int] = [:]
-        for identity in rooms {
-            storyOf[identity] = session.workspace.capture(identity).flatMap {
-                $0.story ?? $0.sections.first?.story ?? $0.walls.first?.story
-            } ?? 0
-        }
-        let stories = Set(storyOf.values).sorted()
-        let story = try invocation.values["--story"].map { try wholeNumber($0, name: "--story", range: Workspace.storyRange) } ?? stories.first ?? 0
-        guard stories.contains(story) else {
-            throw CommandFailure("no room is on story \(story) (stories: \(stories.map(String.init).joined(separator: ", ")))",
+        let inputs = floorPlanInputs()
+        guard !inputs.rooms.isEmpty else { throw CommandFailure("nothing is open to draw (open a file first)", at: invocation.name) }
+        let plan = FloorPlanModel(rooms: inputs.rooms, anchors: inputs.anchors)
+        let stories = plan.stories.map(\.number)
+        let number = try invocation.values["--story"].map { try wholeNumber($0, name: "--story", range: Workspace.storyRange) } ?? stories.first ?? 0
+        guard let story = plan.story(number) else {
+            throw CommandFailure("no room is on story \(number) (stories: \(stories.map(String.init).joined(separator: ", ")))",
                                  at: invocation.values["--story"] ?? invocation.name)
         }
-        let chosen = rooms.filter { storyOf[$0] == story }
-        var walls: [PlanSegment] = [], doors: [(PlanSegment, Bool)] = [], windows: [PlanSegment] = []
-        var labels: [(String, PlanPoint)] = []
-        for identity in chosen {
-            guard let file = session.workspace.file(id: identity.file), let room = file.capture(identity.scope) else { continue }
-            let sectionIdentities = file.identities(identity.scope, .section)
-            walls += room.walls.map(\.planSegment)
-            for door in room.doors + room.openings {
-                if case .door(let open) = door.category { doors.append((door.planSegment, open)) } else { doors.append((door.planSegment, true)) }
-            }
-            windows += room.windows.map(\.planSegment)
-            for (index, section) in room.sections.enumerated() {
-                let handle = session.workspace.handles.handle(for: sectionIdentities[index]) ?? ""
-                let name = file.names[sectionIdentities[index]] ?? section.label
-                labels.append(("\(handle) \(name)", PlanPoint(x: Double(section.center.x), z: Double(section.center.z))))
-            }
-            if room.sections.isEmpty, let centre = session.workspace.centre(of: identity) {
-                labels.append((session.workspace.handles.handle(for: identity) ?? "", PlanPoint(x: centre.x, z: centre.z)))
-            }
-        }
-        let points = walls.flatMap { [$0.start, $0.end] } + labels.map(\.1)
-        guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),
-              let minZ = points.map(\.z).min(), let maxZ = points.map(\.z).max() else {
-            throw CommandFailure("nothing to draw on story \(story)", at: invocation.name)
+        guard let bounds = story.bounds else {
+            throw CommandFailure("nothing to draw on story \(number)", at: invocation.name)
         }
         let width = try invocation.values["--width"].map { try wholeNumber($0, name: "--width", range: 20...1000) } ?? Self.terminalWidth ?? 80
-        let spanX = max(maxX - minX, 0.5), spanZ = max(maxZ - minZ, 0.5)
+        let spanX = max(bounds.width, 0.5), spanZ = max(bounds.depth, 0.5)
         // Cells are about twice as tall as wide: a row covers twice the metres of a column.
         var columnsPerMetre = Double(width - 2) / spanX
         let maxRows = 48.0
@@ -185,40 +158,61 @@ extension Shell {
         let unicode = Self.localeIsUTF8 && !invocation.flag("--ascii")
         var canvas = FloorPlanCanvas(width: width, height: rows, unicode: unicode)
         func cell(_ p: PlanPoint) -> (Double, Double) {
-            ((p.x - minX) * columnsPerMetre + 1, (p.z - minZ) * columnsPerMetre / 2 + 1)
+            ((p.x - bounds.min.x) * columnsPerMetre + 1, (p.z - bounds.min.z) * columnsPerMetre / 2 + 1)
         }
-        for wall in walls { canvas.line(from: cell(wall.start), to: cell(wall.end)) }
-        for window in windows {
-            canvas.span(from: cell(window.start), to: cell(window.end)) { horizontal in
+        for wall in story.walls { canvas.line(from: cell(wall.segment.start), to: cell(wall.segment.end)) }
+        for window in story.windows {
+            canvas.span(from: cell(window.segment.start), to: cell(window.segment.end)) { horizontal in
                 unicode ? (horizontal ? "═" : "║") : (horizontal ? "=" : "\"")
             }
         }
-        for (door, _) in doors {
-            canvas.span(from: cell(door.start), to: cell(door.end)) { _ in unicode ? "░" : "." }
+        for doorway in story.doors.map(\.segment) + story.openings.map(\.segment) {
+            canvas.span(from: cell(doorway.start), to: cell(doorway.end)) { _ in unicode ? "░" : "." }
         }
-        // Anchors of the spaces these rooms were scanned in, where they stand.
         var anchorCount = 0
-        for entry in anchorEntries where !entry.anchor.isDeleted {
-            guard let room = session.workspace.room(containing: entry.anchor), chosen.contains(room),
-                  let t = entry.anchor.transform else { continue }
-            let (x, y) = cell(PlanPoint(x: t.translation.x, z: t.translation.z))
+        for anchor in story.anchors {
+            let (x, y) = cell(anchor.point)
             let cx = Int(x.rounded()), cy = Int(y.rounded())
             guard canvas.inside(cx, cy) else { continue }
             canvas.overlay[cy][cx] = unicode ? "◆" : "*"
-            canvas.label(entry.handle, at: cx + 1 + entry.handle.count / 2, cy)
+            canvas.label(anchor.text, at: cx + 1 + anchor.text.count / 2, cy)
             anchorCount += 1
         }
-        for (text, point) in labels {
-            let (x, y) = cell(point)
-            canvas.label(text, at: Int(x.rounded()), Int(y.rounded()))
+        for label in story.labels {
+            let (x, y) = cell(label.point)
+            canvas.label(label.text, at: Int(x.rounded()), Int(y.rounded()))
         }
         var text = canvas.text
         let metresPerColumn = 1 / columnsPerMetre
         text += unicode ? "─ wall  ░ door  ═ window" : "- wall  . door  = window"
         if anchorCount > 0 { text += unicode ? "  ◆ anchor" : "  * anchor" }
-        text += "   story \(story)" + (stories.count > 1 ? " of \(stories.map(String.init).joined(separator: ", "))" : "")
+        text += "   story \(number)" + (stories.count > 1 ? " of \(stories.map(String.init).joined(separator: ", "))" : "")
         text += "   1 column = \(formatted(metresPerColumn, digits: 2)) m, x → right, z ↓\n"
         if !unicode { text = text.replacingOccurrences(of: "→", with: "->").replacingOccurrences(of: "↓", with: "down") }
         output.write(text)
+    }
+
+    /// What the plan draws, read from the open workspace: every room with its handle and its
+    /// sections' handles and names as label texts, and the live anchors of attached spaces
+    /// with the room each stands in. The only part of the plan that knows identities.
+    private func floorPlanInputs() -> (rooms: [FloorPlanModel.RoomInput], anchors: [FloorPlanModel.AnchorInput]) {
+        let workspace = session.workspace
+        var rooms: [FloorPlanModel.RoomInput] = []
+        var position: [Identity: Int] = [:]
+        for identity in workspace.handles.order[.room] ?? [] {
+            guard let file = workspace.file(id: identity.file), let room = file.capture(identity.scope) else { continue }
+            let sections = file.identities(identity.scope, .section)
+            let sectionLabels = room.sections.indices.map { index in
+                "\(workspace.handles.handle(for: sections[index]) ?? "") \(file.names[sections[index]] ?? room.sections[index].label)"
+            }
+            position[identity] = rooms.count
+            rooms.append(FloorPlanModel.RoomInput(room: room, label: workspace.handles.handle(for: identity) ?? "", sectionLabels: sectionLabels))
+        }
+        let anchors = anchorEntries.compactMap { entry -> FloorPlanModel.AnchorInput? in
+            guard !entry.anchor.isDeleted, let t = entry.anchor.transform,
+                  let room = workspace.room(containing: entry.anchor), let index = position[room] else { return nil }
+            return FloorPlanModel.AnchorInput(label: FloorPlanModel.Label(text: entry.handle, point: PlanPoint(t.translation)), room: index)
+        }
+        return (rooms, anchors)
     }
 }

@@ -1,0 +1,91 @@
+/// Polygons in plan are arrays of their corners, closed implicitly (the last corner joins the
+/// first), as floors' `polygonCorners` are. "Counter-clockwise" means seen from above, the
+/// sense of a positive yaw (see `PlanPoint`).
+extension Array where Element == PlanPoint {
+    /// Shoelace area: positive when the corners run counter-clockwise, negative clockwise.
+    public var signedArea: Double {
+        guard count >= 3 else { return 0 }
+        var twice = 0.0
+        for i in indices {
+            twice += self[i].cross(self[(i + 1) % count])
+        }
+        return twice / 2
+    }
+
+    /// The centre of the enclosed area (a label's natural place). For a polygon that encloses
+    /// nothing (all corners on a line) the mean of its corners; nil without corners.
+    public var centroid: PlanPoint? {
+        guard let origin = first else { return nil }
+        // Relative to a corner: world coordinates can be metres away from 0, and the products
+        // of large coordinates would cancel away the digits that matter.
+        var twice = 0.0, sum = PlanPoint.zero
+        for i in indices {
+            let a = self[i] - origin, b = self[(i + 1) % count] - origin
+            let c = a.cross(b)
+            twice += c
+            sum = sum + (a + b) * c
+        }
+        guard abs(twice) > 1e-12 else {
+            return reduce(PlanPoint.zero, +) * (1 / Double(count))
+        }
+        return origin + sum * (1 / (3 * twice))
+    }
+
+    /// Ray casting: whether `point` lies inside. Holds for concave polygons; a point exactly
+    /// on an edge may count as either.
+    public func encloses(_ point: PlanPoint) -> Bool {
+        var inside = false
+        var j = count - 1
+        for i in indices {
+            let a = self[i], b = self[j]
+            if (a.z > point.z) != (b.z > point.z) {
+                let x = a.x + (point.z - a.z) / (b.z - a.z) * (b.x - a.x)
+                if point.x < x { inside.toggle() }
+            }
+            j = i
+        }
+        return inside
+    }
+
+    /// Whether every turn goes the same way (corners in a straight line allowed, turning
+    /// back on itself not): such a polygon can clip others directly.
+    public var isConvex: Bool {
+        var sign = 0.0
+        for i in indices {
+            let a = self[i], b = self[(i + 1) % count], c = self[(i + 2) % count]
+            let turn = (b - a).cross(c - b)
+            if turn == 0 {
+                if (b - a).dot(c - b) < 0 { return false }
+                continue
+            }
+            if sign == 0 { sign = turn } else if (sign > 0) != (turn > 0) { return false }
+        }
+        return true
+    }
+}
+
+/// Shoelace area of a simple polygon, always positive.
+public func polygonArea(_ points: [PlanPoint]) -> Double {
+    abs(points.signedArea)
+}
+
+/// The convex hull of a set of plan points (Andrew's monotone chain), counter-clockwise;
+/// points on its edges are left out.
+public func convexHull(_ points: [PlanPoint]) -> [PlanPoint] {
+    let sorted = Set(points).sorted { ($0.x, $0.z) < ($1.x, $1.z) }
+    guard sorted.count >= 3 else { return sorted }
+    func turnsCounterClockwise(_ o: PlanPoint, _ a: PlanPoint, _ b: PlanPoint) -> Bool {
+        (a - o).cross(b - o) > 0
+    }
+    var lower: [PlanPoint] = []
+    for p in sorted {
+        while lower.count >= 2 && !turnsCounterClockwise(lower[lower.count - 2], lower[lower.count - 1], p) { lower.removeLast() }
+        lower.append(p)
+    }
+    var upper: [PlanPoint] = []
+    for p in sorted.reversed() {
+        while upper.count >= 2 && !turnsCounterClockwise(upper[upper.count - 2], upper[upper.count - 1], p) { upper.removeLast() }
+        upper.append(p)
+    }
+    return Array(lower.dropLast() + upper.dropLast())
+}

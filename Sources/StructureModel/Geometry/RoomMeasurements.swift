@@ -1,0 +1,44 @@
+/// Sizes of a capture, from its geometry.
+public struct RoomMeasurements: Sendable, Equatable {
+    /// m², from the floor polygons; for a capture without floors (iOS 16), the convex
+    /// hull of its wall ends.
+    public var floorArea: Double
+    public var floorAreaFromWalls: Bool
+    /// Sum of wall width × height, m², before doors and windows are deducted.
+    public var grossWallArea: Double
+    /// Gross wall area less the doors, windows and openings in the walls, m².
+    public var netWallArea: Double
+    /// Sum of wall widths, m.
+    public var wallLength: Double
+    /// The median wall height, m (0 without walls).
+    public var height: Double
+}
+
+extension CapturedRoom {
+    public var measurements: RoomMeasurements {
+        var floorArea = floors.reduce(0) { $0 + polygonArea($1.planPolygon) }
+        var fromWalls = false
+        if floors.isEmpty && !walls.isEmpty {
+            floorArea = polygonArea(convexHull(wallEnds))
+            fromWalls = true
+        }
+        let gross = walls.reduce(0) { $0 + $1.faceArea }
+        let cutouts = (doors + windows + openings).reduce(0) { $0 + $1.faceArea }
+        return RoomMeasurements(
+            floorArea: floorArea,
+            floorAreaFromWalls: fromWalls,
+            grossWallArea: gross,
+            netWallArea: max(0, gross - cutouts),
+            wallLength: walls.reduce(0) { $0 + Double($1.dimensions.x) },
+            height: median(walls.map { Double($0.dimensions.y) }) ?? 0)
+    }
+}
+
+/// The middle value (the mean of the middle two for an even count); nil for none. Heights
+/// are medians because one wall of a scan may run on into a taller neighbour.
+func median(_ values: [Double]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}

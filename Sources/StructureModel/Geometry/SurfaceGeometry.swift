@@ -1,0 +1,34 @@
+extension Surface {
+    /// The centre line in plan: centre ± (width / 2) along local X.
+    public var planSegment: PlanSegment {
+        let centre = transform.translation
+        let half = transform.column(0) * (Double(dimensions.x) / 2)
+        return PlanSegment(start: PlanPoint(centre - half), end: PlanPoint(centre + half))
+    }
+
+    /// The outline in world coordinates. Floors (and sloped walls) carry `polygonCorners`
+    /// in their local plane; a rectangle without corners is built from `dimensions`.
+    public var worldPolygon: [SIMD3<Double>] {
+        if let corners = polygonCorners, !corners.isEmpty {
+            return corners.map { transform.apply(toPoint: SIMD3<Double>($0)) }
+        }
+        let w = Double(dimensions.x) / 2
+        let h = Double(dimensions.y) / 2
+        // Walls span local XY (width, height); floors too, their local Z being world up.
+        let local: [SIMD3<Double>] = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
+        return local.map { transform.apply(toPoint: $0) }
+    }
+
+    /// A floor's outline in plan.
+    public var planPolygon: [PlanPoint] {
+        worldPolygon.map(PlanPoint.init)
+    }
+
+    /// Width × height, m²: a wall's area before doors and windows are deducted.
+    public var faceArea: Double {
+        if let corners = polygonCorners, corners.count >= 3, case .floor = category {
+            return polygonArea(planPolygon)
+        }
+        return Double(dimensions.x) * Double(dimensions.y)
+    }
+}
