@@ -41,8 +41,8 @@ public enum DocumentDiff {
                     if a.label != b.label { parts.append("label \(a.label) → \(b.label)") }
                     if a.story != b.story { parts.append("story \(text(a.story)) → \(text(b.story))") }
                     if a.center != b.center {
-                        let d = SIMD3<Double>(b.center) - SIMD3<Double>(a.center)
-                        parts.append("centre moved \(formatted((d * d).sum().squareRoot(), digits: 3)) m")
+                        let moved = SIMD3<Double>(b.center).distance(to: SIMD3<Double>(a.center))
+                        parts.append("centre moved \(formatted(moved, digits: 3)) m")
                     }
                 } else {
                     parts.append(a == nil ? "added" : "removed")
@@ -95,9 +95,8 @@ public enum DocumentDiff {
         var parts: [String] = []
         func movement(_ x: Transform, _ y: Transform) {
             guard x != y else { return }
-            let d = y.translation - x.translation
             let turned = normalizedAngle(y.yaw - x.yaw) * 180 / .pi
-            var text = "moved \(formatted((d * d).sum().squareRoot(), digits: 3)) m"
+            var text = "moved \(formatted(y.translation.distance(to: x.translation), digits: 3)) m"
             if abs(turned) >= 0.05 { text += ", turned \(formatted(turned, digits: 1))°" }
             parts.append(text)
         }

@@ -117,12 +117,7 @@ extension Workspace {
 
     /// A pivot for turning a room: the middle of its walls' extent (its objects' without walls).
     public func centre(of identity: Identity) -> SIMD3<Double>? {
-        guard let room = capture(identity) else { return nil }
-        var points = room.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
-        if points.isEmpty { points = room.objects.map { PlanPoint(x: $0.transform.translation.x, z: $0.transform.translation.z) } }
-        guard !points.isEmpty else { return nil }
-        let xs = points.map(\.x), zs = points.map(\.z)
-        return SIMD3((xs.min()! + xs.max()!) / 2, 0, (zs.min()! + zs.max()!) / 2)
+        capture(identity)?.planCentre.map { SIMD3($0.x, 0, $0.z) }
     }
 
     // MARK: Labels and names

@@ -125,10 +125,10 @@ enum StructureTwins {
         var links: [Identity: StructureLink] = [:]
         // Grids of structure-level elements by place, built for a kind when first needed
         // (most elements are found by identifier).
-        var grids: [ElementKind: PointGrid] = [:]
-        func grid(_ kind: ElementKind) -> PointGrid {
+        var grids: [ElementKind: PlanGrid<Int>] = [:]
+        func grid(_ kind: ElementKind) -> PlanGrid<Int> {
             if let grid = grids[kind] { return grid }
-            var grid = PointGrid(cell: 0.5)
+            var grid = PlanGrid<Int>(cellSize: 0.5)
             for index in 0..<merged.count(of: kind) { grid.insert(index, at: merged.anchorPoint(kind, at: index)) }
             grids[kind] = grid
             return grid
@@ -144,7 +144,7 @@ enum StructureTwins {
                     if kind != .section, let byKey = mergedKeys[kind].index(of: roomKeys[index]) {
                         match = byKey
                     } else {
-                        match = grid(kind).near(room.anchorPoint(kind, at: index), within: tolerance).first { candidate in
+                        match = grid(kind).elements(within: tolerance, of: room.anchorPoint(kind, at: index)).first { candidate in
                             samePlace(element, merged.element(kind, at: candidate)!)
                         }
                     }
@@ -177,8 +177,7 @@ enum StructureTwins {
             return SIMD8(Float(offset.x), Float(offset.y), Float(offset.z), Float(axis.x), Float(axis.y), Float(axis.z), 0, 0)
         default:
             guard case .section(let s) = a, case .section(let t) = b else { return SIMD8() }
-            let d = SIMD3<Double>(t.center) - SIMD3<Double>(s.center)
-            return SIMD8(Float((d * d).sum().squareRoot()), 0, 0, 0, 0, 0, 0, 0)
+            return SIMD8(Float(SIMD3<Double>(t.center).distance(to: SIMD3<Double>(s.center))), 0, 0, 0, 0, 0, 0, 0)
         }
     }
 
@@ -197,10 +196,8 @@ enum StructureTwins {
             return x.category == y.category && close(x.transform.translation, y.transform.translation)
         case (.surface(let x), .surface(let y)):
             if case .wall = x.category {
-                let s = x.planSegment, t = y.planSegment
-                let same = s.start.distance(to: t.start) < tolerance && s.end.distance(to: t.end) < tolerance
-                let reversed = s.start.distance(to: t.end) < tolerance && s.end.distance(to: t.start) < tolerance
-                return (same || reversed) && abs(x.transform.translation.y - y.transform.translation.y) < tolerance
+                return x.planSegment.endpointDistance(to: y.planSegment) < tolerance
+                    && abs(x.transform.translation.y - y.transform.translation.y) < tolerance
             }
             return close(x.transform.translation, y.transform.translation)
                 && abs(Double(x.dimensions.x) - Double(y.dimensions.x)) < tolerance
@@ -212,37 +209,7 @@ enum StructureTwins {
     }
 
     private static func close(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Bool {
-        ((a - b) * (a - b)).sum().squareRoot() < tolerance
-    }
-}
-
-/// Points in plan bucketed into square cells, to find what is near a point without
-/// scanning everything.
-struct PointGrid {
-    let cell: Double
-    private var buckets: [SIMD2<Int>: [Int]] = [:]
-
-    init(cell: Double) {
-        self.cell = cell
-    }
-
-    private func key(_ p: PlanPoint) -> SIMD2<Int> {
-        SIMD2(Int((p.x / cell).rounded(.down)), Int((p.z / cell).rounded(.down)))
-    }
-
-    mutating func insert(_ value: Int, at point: PlanPoint) {
-        buckets[key(point), default: []].append(value)
-    }
-
-    /// Values in the cells within `radius` of `point` (a superset of those within radius).
-    func near(_ point: PlanPoint, within radius: Double) -> [Int] {
-        let low = key(PlanPoint(x: point.x - radius, z: point.z - radius))
-        let high = key(PlanPoint(x: point.x + radius, z: point.z + radius))
-        var result: [Int] = []
-        for x in low.x...high.x {
-            for z in low.y...high.y { result += buckets[SIMD2(x, z)] ?? [] }
-        }
-        return result.sorted()
+        a.distance(to: b) < tolerance
     }
 }
 

@@ -129,8 +129,7 @@ public struct Sidecar: Sendable, Equatable {
     }
 
     private static func distance(_ a: SIMD3<Float>, _ b: SIMD3<Float>) -> Double {
-        let d = SIMD3<Double>(a) - SIMD3<Double>(b)
-        return (d * d).sum().squareRoot()
+        SIMD3<Double>(a).distance(to: SIMD3<Double>(b))
     }
 
     public func encoded(fileName: String) -> [UInt8] {

@@ -148,7 +148,7 @@ extension Workspace {
         }
         switch identity.kind {
         case .room:
-            row.story = room.story ?? room.sections.first?.story
+            row.story = room.effectiveStory
             row.label = room.sections.map(\.label).joined(separator: ",")
             row.name = file.names[identity]
             let m = room.measurements

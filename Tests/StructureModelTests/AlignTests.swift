@@ -1,0 +1,141 @@
+import XCTest
+@testable import StructureModel
+
+/// Alignment by hand: separately scanned rooms, each in its own frame at any yaw, put
+/// back where the ground truth says they were, through a door or a wall they share.
+final class AlignTests: XCTestCase {
+    /// The captures of a generated building opened as separate room files.
+    private func captures(seed: UInt64, rooms: Int = 5) -> (Workspace, GeneratedBuilding) {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: rooms))
+        var workspace = Workspace()
+        for capture in building.captures {
+            workspace.add(path: "/tmp/\(capture.fileName)", document: .room(capture.room), stamp: nil, diagnostics: [])
+        }
+        return (workspace, building)
+    }
+
+    /// Pairs of elements of one kind, in two captures, that stand in the same place of the
+    /// building once each capture is put where the ground truth says.
+    private func sharedPairs(_ kind: ElementKind, _ workspace: Workspace, _ building: GeneratedBuilding)
+        -> [(a: Identity, b: Identity)] {
+        var placed: [(Identity, Surface)] = []
+        for (index, capture) in building.captures.enumerated() {
+            let file = workspace.files[index]
+            for identity in file.identities(file.rooms[0].scope, kind) {
+                guard case .surface(let s)? = workspace.element(identity) else { continue }
+                placed.append((identity, s.moved(by: capture.placement)))
+            }
+        }
+        var pairs: [(Identity, Identity)] = []
+        for i in placed.indices {
+            for j in placed.indices where j > i && placed[i].0.file != placed[j].0.file {
+                let a = placed[i].1, b = placed[j].1
+                if a.transform.translation.distance(to: b.transform.translation) < 0.01 && abs(a.dimensions.x - b.dimensions.x) < 0.01 {
+                    pairs.append((placed[i].0, placed[j].0))
+                }
+            }
+        }
+        return pairs
+    }
+
+    /// After aligning capture `moving` onto capture `fixed`, every element of the moving
+    /// room is where the ground truth puts it relative to the fixed room.
+    private func assertPlacedAsTheTruthSays(_ workspace: Workspace, _ building: GeneratedBuilding, moving: Int, fixed: Int,
+                                            file: StaticString = #filePath, line: UInt = #line) {
+        let relative = building.captures[fixed].placement.inverse.composed(after: building.captures[moving].placement)
+        let original = building.captures[moving].room
+        guard case .room(let now) = workspace.files[moving].document else { return XCTFail("a room", file: file, line: line) }
+        for (before, after) in zip(original.walls + original.doors + original.windows, now.walls + now.doors + now.windows) {
+            let expected = before.moved(by: relative).transform
+            for i in 0..<16 { XCTAssertEqual(after.transform[i], expected[i], accuracy: 1e-4, file: file, line: line) }
+        }
+    }
+
+    func testDoorToDoorPutsRoomsWhereTheyWereAtAnyYaw() throws {
+        var checked = 0
+        for seed in UInt64(1)...6 {
+            let (start, building) = captures(seed: seed)
+            for pair in sharedPairs(.door, start, building) {
+                var workspace = start
+                let room = workspace.files.first { $0.id == pair.b.file }!.rooms[0]
+                let (plan, alignment) = try workspace.planAlign(room: room, using: pair.b, to: pair.a)
+                _ = workspace.perform(plan.changes)
+                XCTAssertEqual(alignment.separation, 0, accuracy: 1e-4)
+                XCTAssertEqual(alignment.angle, 0, accuracy: 1e-3)
+                XCTAssertEqual(alignment.overlap, 1, accuracy: 1e-3)
+                let moving = workspace.files.firstIndex { $0.id == pair.b.file }!
+                let fixed = workspace.files.firstIndex { $0.id == pair.a.file }!
+                assertPlacedAsTheTruthSays(workspace, building, moving: moving, fixed: fixed)
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 10, "enough shared doors were tried")
+    }
+
+    func testWallToWallPutsRoomsWhereTheyWereWhenTheWallsAreOneWall() throws {
+        var checked = 0
+        for seed in UInt64(1)...6 {
+            let (start, building) = captures(seed: seed)
+            // A wall seen from both rooms: same centre and length once placed.
+            for pair in sharedPairs(.wall, start, building) {
+                var workspace = start
+                let room = workspace.files.first { $0.id == pair.b.file }!.rooms[0]
+                let (plan, _) = try workspace.planAlign(room: room, using: pair.b, to: pair.a)
+                _ = workspace.perform(plan.changes)
+                let moving = workspace.files.firstIndex { $0.id == pair.b.file }!
+                let fixed = workspace.files.firstIndex { $0.id == pair.a.file }!
+                assertPlacedAsTheTruthSays(workspace, building, moving: moving, fixed: fixed)
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 5)
+    }
+
+    func testOffsetAlongAndFlip() throws {
+        let (start, building) = captures(seed: 3)
+        let pair = try XCTUnwrap(sharedPairs(.wall, start, building).first)
+        let room = start.files.first { $0.id == pair.b.file }!.rooms[0]
+        guard case .surface(let fixed)? = start.element(pair.a), let fixedRoom = start.capture(pair.a),
+              let inward = fixedRoom.inwardNormal(of: fixed) else { return XCTFail() }
+        // Offset: the moving wall lies 0.15 m beyond the fixed one, on the far side of its room.
+        var workspace = start
+        _ = workspace.perform(try workspace.planAlign(room: room, using: pair.b, to: pair.a, offset: 0.15, along: 0.4).0.changes)
+        guard case .surface(let moved)? = workspace.element(pair.b) else { return XCTFail() }
+        let line = fixed.planSegment
+        XCTAssertEqual(line.signedDistance(to: moved.planSegment.midpoint) * Double(fixedRoom.insideSide(of: fixed)!), -0.15, accuracy: 1e-4)
+        XCTAssertEqual((line.parameter(of: moved.planSegment.midpoint) - 0.5) * line.length, 0.4, accuracy: 1e-4, "slid 0.4 m along")
+        // Flip: the moving room ends on the same side as the fixed room.
+        var flipped = start
+        _ = flipped.perform(try flipped.planAlign(room: room, using: pair.b, to: pair.a, flip: true).0.changes)
+        guard case .surface(let flippedWall)? = flipped.element(pair.b), let movedRoom = flipped.capture(pair.b) else { return XCTFail() }
+        let movedInward = try XCTUnwrap(movedRoom.inwardNormal(of: flippedWall))
+        XCTAssertGreaterThan(movedInward.dot(inward), 0.999, "same side")
+    }
+
+    func testBadAlignmentsAreRefusedAndMoveNothing() throws {
+        let (workspace, _) = captures(seed: 2, rooms: 3)
+        let first = workspace.files[0], second = workspace.files[1]
+        let r1 = first.rooms[0], r2 = second.rooms[0]
+        let w1 = first.identities(r1.scope, .wall)[0], w1b = first.identities(r1.scope, .wall)[1]
+        let w2 = second.identities(r2.scope, .wall)[0]
+        let d2 = second.identities(r2.scope, .door)[0]
+        XCTAssertThrowsError(try workspace.planAlign(room: r1, using: w1, to: w1b)) { XCTAssertTrue("\($0)".contains("onto itself")) }
+        XCTAssertThrowsError(try workspace.planAlign(room: r1, using: w1, to: d2)) { XCTAssertTrue("\($0)".contains("wall with a wall")) }
+        XCTAssertThrowsError(try workspace.planAlign(room: r1, using: w2, to: w1)) { XCTAssertTrue("\($0)".contains("room's own")) }
+        var deleted = workspace
+        _ = deleted.perform(try deleted.planDelete(w2).changes)
+        XCTAssertThrowsError(try deleted.planAlign(room: r1, using: w1, to: w2)) { XCTAssertTrue("\($0)".contains("deleted")) }
+    }
+
+    func testAnAlignmentIsOneStepThatUndoesToTheBytes() throws {
+        let (start, building) = captures(seed: 4)
+        let pair = try XCTUnwrap(sharedPairs(.door, start, building).first)
+        var workspace = start
+        let index = workspace.files.firstIndex { $0.id == pair.b.file }!
+        let before = RoomPlanCodec.encode(workspace.files[index].document)
+        var step = workspace.perform(try workspace.planAlign(room: workspace.files[index].rooms[0], using: pair.b, to: pair.a).0.changes)
+        XCTAssertNotEqual(RoomPlanCodec.encode(workspace.files[index].document), before)
+        workspace.revert(&step, forward: false)
+        XCTAssertEqual(RoomPlanCodec.encode(workspace.files[index].document), before)
+    }
+}
