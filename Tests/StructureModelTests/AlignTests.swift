@@ -139,3 +139,41 @@ final class AlignTests: XCTestCase {
         XCTAssertEqual(RoomPlanCodec.encode(workspace.files[index].document), before)
     }
 }
+
+/// Stories from floor heights.
+final class StoryTests: XCTestCase {
+    func testStoriesByHeightRecoverTheBuildingsStories() throws {
+        for seed in UInt64(1)...4 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 9, stories: 3))
+            var workspace = Workspace()
+            workspace.add(path: "/tmp/s.json", document: .structure(building.structure), stamp: nil, diagnostics: [])
+            let rooms = workspace.files[0].rooms
+            let truth = rooms.map { workspace.capture($0)!.effectiveStory! }
+            for room in rooms { _ = workspace.perform(try workspace.planStory(room: room, story: 7).changes) }
+            let (plan, assignment) = try workspace.planStoriesByHeight(of: rooms)
+            XCTAssertEqual(assignment.levels.count, Set(truth).count, "seed \(seed)")
+            _ = workspace.perform(plan.changes)
+            XCTAssertEqual(rooms.map { workspace.capture($0)!.effectiveStory! }, truth, "seed \(seed)")
+            XCTAssertEqual(assignment.levels.map(\.height), assignment.levels.map(\.height).sorted(), "numbered from the lowest")
+        }
+    }
+
+    func testSplitLevelAndUnmeasurableRoomsAreReportedNotGuessed() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 3))
+        var split = building.captures[0].room
+        var upper = split.floors[0]
+        upper.identifier = "5B5B5B5B-0000-4000-8000-000000000001"
+        upper.transform.translation.y += 1.4
+        split.floors.append(upper)
+        var empty = CapturedRoom()
+        empty.story = 0
+        var workspace = Workspace()
+        workspace.add(path: "/tmp/a.json", document: .room(split), stamp: nil, diagnostics: [])
+        workspace.add(path: "/tmp/b.json", document: .room(empty), stamp: nil, diagnostics: [])
+        let rooms = workspace.files.flatMap(\.rooms)
+        let assignment = workspace.storiesByHeight(of: rooms)
+        XCTAssertEqual(assignment.splitLevel.map(\.room), [rooms[0]])
+        XCTAssertEqual(assignment.unknown, [rooms[1]])
+        XCTAssertEqual(assignment.levels.flatMap(\.rooms), [rooms[0]])
+    }
+}

@@ -93,12 +93,30 @@ extension Shell {
             },
             CommandSpec(
                 "story",
-                arguments: [ArgumentSpec("ROOM", .reference([.room])), ArgumentSpec("N", .number)],
-                summary: "put a room, and everything in it, on floor level N",
-                details: "Sets the story of the room, its sections, surfaces and objects (and their structure-level copies).",
+                arguments: [ArgumentSpec("ROOM", .reference([.room]), .optional), ArgumentSpec("N", .number, .optional)],
+                options: [OptionSpec("--auto", help: "stories from floor heights, for every open room (or ROOM's file)"),
+                          OptionSpec("--tolerance", value: .number, valueName: "D",
+                                     help: "with --auto: floors within D of each other are one story (default 1m)")],
+                summary: "put a room, and everything in it, on floor level N (or --auto: by floor height)",
+                details: """
+                    Sets the story of the room, its sections, surfaces and objects (and their structure-level copies).
+                    story --auto [ROOM] groups rooms by the height of their floors (floors within --tolerance, 1 m by
+                    default, of the next lower one are one story), numbers the groups from the lowest (0) and puts
+                    each room on its group's story, as one step. A room with no floor or walls to measure, and a
+                    split-level room (its own floors further apart than the tolerance), are reported, not guessed.
+                    With ROOM, only the rooms of ROOM's file; without, every open room (they should share one frame:
+                    a structure, or rooms aligned into one).
+                    """,
                 edits: true
             ) { invocation in
                 let shell = invocation.shell
+                if invocation.flag("--auto") {
+                    try shell.autoStories(invocation)
+                    return
+                }
+                guard invocation.positionals.count == 2 else {
+                    throw CommandFailure("usage: story ROOM N, or story --auto [ROOM]", at: invocation.positionals.first ?? invocation.name)
+                }
                 let room = try shell.resolve(invocation.positionals[0], allowed: [.room], what: "ROOM")
                 let story = try shell.wholeNumber(invocation.positionals[1], name: "story", range: Workspace.storyRange)
                 let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planStory(room: room, story: story) },
@@ -220,6 +238,41 @@ extension Shell {
         }, at: word)
         let handle = handleText(target)
         try perform(plan, text: invocation.text, done: delete ? "deleted \(handle) (restore \(handle) puts it back)" : "restored \(handle)")
+    }
+
+    /// `story --auto [ROOM]`: every open room (or those of ROOM's file) on its story by height.
+    func autoStories(_ invocation: Invocation) throws {
+        let workspace = session.workspace
+        var rooms = session.files.flatMap(\.rooms)
+        if let word = invocation.positional(0) {
+            let room = try resolve(word, allowed: [.room], what: "ROOM")
+            rooms = workspace.file(id: room.file)?.rooms ?? []
+        }
+        guard !rooms.isEmpty else { throw CommandFailure("no room is open", at: invocation.name) }
+        let tolerance = try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1.0
+        guard tolerance > 0 else { throw CommandFailure("--tolerance must be more than 0", at: invocation.values["--tolerance"]) }
+        var plan: EditPlan
+        let assignment: StoryAssignment
+        do {
+            (plan, assignment) = try workspace.planStoriesByHeight(of: rooms, tolerance: tolerance)
+        } catch {
+            throw CommandFailure(error.message, at: invocation.name)
+        }
+        var seen = Set<String>()
+        plan.notes = plan.notes.filter { seen.insert($0).inserted }
+        for level in assignment.levels {
+            inform("story \(level.story): floor at \(formatted(level.height, digits: 2)) m: "
+                   + level.rooms.map { handleText($0) }.joined(separator: ", "))
+        }
+        for room in assignment.unknown {
+            warn("\(handleText(room)) has no floor or walls to measure its height by: its story was left as it is")
+        }
+        for entry in assignment.splitLevel {
+            warn("\(handleText(entry.room)) is split-level (floors at \(formatted(entry.low, digits: 2)) and "
+                 + "\(formatted(entry.high, digits: 2)) m): put by its middle floor; check it")
+        }
+        let count = assignment.levels.count
+        try perform(plan, text: invocation.text, done: "\(count) stor\(count == 1 ? "y" : "ies") by floor height")
     }
 
     func moveRoom(_ room: Identity, _ motion: RigidMotion, invocation: Invocation, done: String) throws {
