@@ -421,7 +421,11 @@ public struct Workspace: Sendable {
             var current = ArrayKeys(keys)
             swap(&files[f].keys[scope, default: CaptureKeys()].arrays[kind, default: ArrayKeys()], &current)
             keys = current.keys
-            for key in files[f].keys[scope]![kind].keys { handles.give(Identity(file: file, scope: scope, kind: kind, key: key)) }
+            for key in files[f].keys[scope]![kind].keys {
+                handles.give(Identity(file: file, scope: scope, kind: kind, key: key))
+                // wb's section keys are "S" and a number: never hand one out twice.
+                if kind == .section, let number = Int(key.dropFirst()) { files[f].nextSectionKey = max(files[f].nextSectionKey, number + 1) }
+            }
             change = .replaceArray(file: file, scope, kind, elements, keys: keys)
         case .insertRoom(let file, let record, let at):
             let position = min(at, files[f].roomIDs.count)

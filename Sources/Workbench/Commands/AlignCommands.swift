@@ -28,7 +28,90 @@ extension Shell {
             ) { invocation in
                 try invocation.shell.align(invocation)
             },
+            CommandSpec(
+                "merge",
+                arguments: [ArgumentSpec("ROOM", .reference([.room]), .variadic)],
+                options: [OptionSpec("--into", value: .text, valueName: "NAME", help: "the new structure's name (default merged)"),
+                          OptionSpec("--stories", value: .choice(["auto", "keep"]), valueName: "auto|keep",
+                                     help: "stories from floor heights (auto, the default) or the rooms' own (keep)"),
+                          OptionSpec("--tolerance", value: .number, valueName: "D",
+                                     help: "with --stories auto: floors within D are one story (default 1m)")],
+                summary: "build one structure from rooms (or rebuild an edited structure's own arrays)",
+                details: """
+                    merge [ROOM ...] builds a RoomPlan CapturedStructure from the rooms (by default every open room):
+                    they must already share one frame (scanned in one session, or put together with align). The rooms
+                    are nested as Apple nests them; a wall seen from two rooms (up to a wall's thickness apart) becomes
+                    one structure-level wall, as tall as the taller and as long as both; a door or opening seen from
+                    both sides becomes one; an object seen twice becomes one; windows and sections are kept; each story
+                    gets one floor whose outline is the union of its rooms' floors. Surviving elements keep their
+                    identifiers. Stories come from floor heights unless --stories keep.
+                    Rooms from room files (or a structure plus room files) make a new, unsaved structure named by
+                    --into (saved next to the first room's file; export structure PATH writes it anywhere). All the
+                    rooms of one structure rebuild that structure's own arrays in place (a re-merge after edits).
+                    One undo takes a merge back. wb reports what it merged and anything suspicious.
+                    """,
+                edits: true
+            ) { invocation in
+                try invocation.shell.merge(invocation)
+            },
         ]
+    }
+
+    func merge(_ invocation: Invocation) throws {
+        let rooms = try invocation.positionals.map { try resolve($0, allowed: [.room], what: "ROOM") }
+        let name = invocation.values["--into"]?.text ?? "merged"
+        guard !name.isEmpty, !name.contains("/") else {
+            throw CommandFailure("--into takes a name, not a path (export structure PATH writes it anywhere)", at: invocation.values["--into"])
+        }
+        var rule = Workspace.StoryRule.byHeight(tolerance: try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1)
+        if invocation.values["--stories"]?.text == "keep" { rule = .keep }
+        let workspace = session.workspace
+        let first = rooms.first ?? session.files.first.flatMap { $0.rooms.first }
+        let folder = first.flatMap { workspace.file(id: $0.file) }.map { FileIO.parentFolder(of: $0.path) } ?? "."
+        let plan: EditPlan
+        let report: MergeReport
+        do {
+            (plan, report) = try workspace.planMerge(rooms: rooms, into: name, folder: folder, stories: rule)
+        } catch {
+            throw CommandFailure(error.message, at: invocation.positionals.first ?? invocation.name)
+        }
+        var parts: [String] = []
+        for kind in [ElementKind.wall, .door, .window, .opening, .object, .floor] {
+            guard let count = report.counts[kind] else { continue }
+            parts.append("\(count.rooms) \(kind.plural) → \(count.structure)")
+        }
+        let opened = plan.changes.contains { if case .openFile = $0 { return true } else { return false } }
+        let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
+        try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
+                    + (report.joinedWalls > 0 ? "; \(report.joinedWalls) walls joined from several rooms" : ""))
+    }
+
+    /// `export structure PATH [NAME]`.
+    func exportStructure(to path: Argument, name: Argument?) throws {
+        let structures = session.files.filter(\.isStructure)
+        let file: WorkspaceFile
+        if let name {
+            file = try fileArgument(name)
+            guard file.isStructure else {
+                throw CommandFailure("\(file.name) is a single room, not a structure (merge it first)", at: name)
+            }
+        } else if let latest = structures.last(where: { $0.stamp == nil }) ?? (structures.count == 1 ? structures.first : nil) {
+            file = latest
+        } else {
+            throw CommandFailure(structures.isEmpty ? "no structure is open (merge rooms first)"
+                                                    : "\(structures.count) structures are open; name one: export structure PATH NAME", at: path)
+        }
+        let bytes = RoomPlanCodec.encode(file.document)
+        if options.dryRun {
+            inform("would write \(path.text) (\(bytes.count) bytes; --dry-run)")
+            return
+        }
+        do {
+            try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults)
+        } catch {
+            throw CommandFailure("cannot write \(path.text): \(error.message)", at: path)
+        }
+        inform("wrote \(file.name) to \(path.text) (\(bytes.count) bytes)")
     }
 
     func align(_ invocation: Invocation) throws {

@@ -99,6 +99,10 @@ extension Shell {
 
     /// Refuses to overwrite a file someone else changed since wb read it.
     func checkUnchangedOnDisk(_ file: WorkspaceFile, force: Bool, at word: Argument) throws {
+        // A document wb made (a merge result) has never been on disk: it never replaces a file.
+        if !force, file.stamp == nil, FileIO.stamp(of: file.path) != nil {
+            throw CommandFailure("\(file.path) exists and is not \(file.name) (save --force to replace it, or export structure PATH)", at: word)
+        }
         guard !force, let stamp = file.stamp, FileIO.stamp(of: file.path) != stamp else { return }
         throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite it anyway)", at: word)
     }

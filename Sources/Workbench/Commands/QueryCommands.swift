@@ -205,18 +205,24 @@ extension Shell {
             },
             CommandSpec(
                 "export",
-                arguments: [ArgumentSpec("FORMAT", .choice(["csv", "json", "space"])), ArgumentSpec("PATH", .path),
+                arguments: [ArgumentSpec("FORMAT", .choice(["csv", "json", "space", "structure"])), ArgumentSpec("PATH", .path),
                             ArgumentSpec("KIND [where EXPR]", .expression, .variadic)],
                 summary: "write a listing to a file as CSV or JSON",
                 details: """
                     export csv chairs.csv objects where category = chair — the same rows as ls, written atomically.
                     export space SPACE FILE writes a space as a single HBSpace JSON file, its world map inline (base64).
+                    export structure PATH [NAME] writes an open structure (by default the latest merge result, else the
+                    only open structure) as RoomPlan CapturedStructure JSON, atomically; the open file stays where it is.
                     """
             ) { invocation in
                 let shell = invocation.shell
                 let format = invocation.positionals[0], path = invocation.positionals[1]
                 if format.text == "space" {
                     try shell.exportSpace(Array(invocation.positionals.dropFirst()), at: invocation.name)
+                    return
+                }
+                if format.text == "structure" {
+                    try shell.exportStructure(to: path, name: invocation.positional(2))
                     return
                 }
                 guard ["csv", "json"].contains(format.text) else {

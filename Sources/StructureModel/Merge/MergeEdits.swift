@@ -1,0 +1,160 @@
+/// `merge` as an edit: a new structure document from rooms (room files, a structure's rooms,
+/// or both), or, for all the rooms of one structure, its structure-level arrays rebuilt in
+/// place (a re-merge after edits). One undoable step either way; provenance becomes the
+/// structure links, so `show` says what each structure-level element stands for.
+extension Workspace {
+    public enum StoryRule: Sendable {
+        /// Stories from floor heights (`storiesByHeight`).
+        case byHeight(tolerance: Double)
+        /// The rooms' own stories.
+        case keep
+    }
+
+    /// The rooms to merge: `rooms`, or every open room when empty.
+    public func planMerge(rooms requested: [Identity], into name: String, folder: String, stories: StoryRule = .byHeight(tolerance: 1),
+                          options: MergeOptions = MergeOptions()) throws(EditError) -> (EditPlan, MergeReport) {
+        let rooms = requested.isEmpty ? files.flatMap(\.rooms) : requested
+        guard !rooms.isEmpty else { throw EditError("nothing to merge: open room files (or a structure) first") }
+        var seen = Set<Identity>()
+        for room in rooms where !seen.insert(room).inserted {
+            throw EditError("\(handles.handle(for: room) ?? "a room") is named twice")
+        }
+        var plan = EditPlan()
+        // Stories first: the merge sees the rooms as they will be.
+        var captures = rooms.map { capture($0)! }
+        if case .byHeight(let tolerance) = stories {
+            let assignment = storiesByHeight(of: rooms, tolerance: tolerance)
+            for level in assignment.levels {
+                for room in level.rooms {
+                    let index = rooms.firstIndex(of: room)!
+                    captures[index] = captures[index].onStory(level.story)
+                }
+            }
+            for room in assignment.unknown {
+                plan.notes.append("\(handles.handle(for: room) ?? "a room") has no floor or walls to measure: its story was kept")
+            }
+            for entry in assignment.splitLevel {
+                plan.notes.append("\(handles.handle(for: entry.room) ?? "a room") is split-level: put by its middle floor; check it")
+            }
+            if assignment.levels.count > 1 {
+                plan.notes.append("\(assignment.levels.count) stories by floor height: "
+                                  + assignment.levels.map { "\($0.story) at \(formatted($0.height, digits: 2)) m" }.joined(separator: ", "))
+            }
+        }
+        let result = StructureMerger.merge(captures, options: options)
+        plan.notes += result.report.findings
+        if rooms.count == 1 { plan.notes.append("a structure of one room") }
+
+        if let file = file(id: rooms[0].file), file.isStructure, Set(rooms) == Set(file.rooms), rooms.allSatisfy({ $0.file == file.id }) {
+            plan.changes += try remergeChanges(file, rooms: rooms, captures: captures, result: result, stories: stories)
+        } else {
+            plan.changes.append(.openFile(mergedFile(rooms: rooms, result: result, name: name, folder: folder), at: files.count))
+        }
+        return (plan, result.report)
+    }
+
+    /// A re-merge in place: the rooms' stories (if they change) and every structure-level
+    /// array replaced, links rebuilt from provenance.
+    private func remergeChanges(_ file: WorkspaceFile, rooms: [Identity], captures: [CapturedRoom], result: MergeResult,
+                                stories: StoryRule) throws(EditError) -> [Change] {
+        var changes: [Change] = []
+        if case .byHeight = stories {
+            for (room, capture) in zip(rooms, captures) where capture.effectiveStory != self.capture(room)?.effectiveStory {
+                changes += try planStory(room: room, story: capture.effectiveStory ?? 0).changes
+            }
+        }
+        let merged = result.structure.merged
+        var next = file.nextSectionKey
+        for kind in [ElementKind.wall, .door, .window, .opening, .floor, .object, .section] {
+            let elements = (0..<merged.count(of: kind)).map { merged.element(kind, at: $0)! }
+            let keys: [String]
+            if kind == .section {
+                keys = elements.indices.map { index in file.keys(.structure, .section).keys[safe: index] ?? { next += 1; return "S\(next - 1)" }() }
+            } else {
+                keys = ArrayKeys(identifiers: (0..<merged.count(of: kind)).lazy.map { merged.identifier(of: kind, at: $0) },
+                                 count: merged.count(of: kind)).keys
+            }
+            changes.append(.replaceArray(file: file.id, .structure, kind, elements, keys: keys))
+        }
+        // Links: each room element to the structure-level element it became.
+        let positions = Self.positions(in: merged)
+        for (index, room) in rooms.enumerated() {
+            for kind in ElementKind.surfaceKinds + [.object] {
+                let roomKeys = file.keys(room.scope, kind).keys
+                for (position, key) in roomKeys.enumerated() {
+                    let own = Identity(file: file.id, scope: room.scope, kind: kind, key: key)
+                    var link: StructureLink?
+                    if let target = result.provenance[index][kind]?[captures[index].identifier(of: kind, at: position)],
+                       let at = positions[kind]?[target] {
+                        link = StructureTwins.link(own: captures[index].element(kind, at: position)!, target: merged.element(kind, at: at)!,
+                                                   identity: Identity(file: file.id, scope: .structure, kind: kind, key: target))
+                    }
+                    if file.links[own] != link { changes.append(.link(own, link)) }
+                }
+            }
+        }
+        return changes
+    }
+
+    /// Where each structure-level identifier is, per kind.
+    private static func positions(in merged: CapturedRoom) -> [ElementKind: [String: Int]] {
+        var positions: [ElementKind: [String: Int]] = [:]
+        for kind in ElementKind.surfaceKinds + [.object] {
+            for index in 0..<merged.count(of: kind) where positions[kind]?[merged.identifier(of: kind, at: index)] == nil {
+                positions[kind, default: [:]][merged.identifier(of: kind, at: index)] = index
+            }
+        }
+        return positions
+    }
+
+    /// A new, unsaved document for a merge result, its links from provenance and its rooms'
+    /// names carried over from the rooms it was made of.
+    private func mergedFile(rooms: [Identity], result: MergeResult, name: String, folder: String) -> WorkspaceFile {
+        var file = WorkspaceFile.make(id: nextFileID, name: shortName(for: name), path: folder + "/" + name + ".json",
+                                      document: .structure(result.structure), firstRoom: nextRoomID)
+        // Unsaved from the start: its state is not the saved one.
+        file.state = -1
+        let merged = result.structure.merged
+        let positions = Self.positions(in: merged)
+        for (index, room) in file.rooms.enumerated() {
+            guard let capture = file.capture(room.scope) else { continue }
+            for kind in ElementKind.surfaceKinds + [.object] {
+                for (position, key) in file.keys(room.scope, kind).keys.enumerated() {
+                    guard let target = result.provenance[index][kind]?[capture.identifier(of: kind, at: position)],
+                          let at = positions[kind]?[target] else { continue }
+                    let own = Identity(file: file.id, scope: room.scope, kind: kind, key: key)
+                    let link = StructureTwins.link(own: capture.element(kind, at: position)!, target: merged.element(kind, at: at)!,
+                                                   identity: Identity(file: file.id, scope: .structure, kind: kind,
+                                                                      key: file.keys(.structure, kind).keys[at]))
+                    file.links[own] = link
+                    file.owners[link.element, default: []].append(own)
+                }
+            }
+            // Names of the room and its sections follow it into the structure.
+            let source = rooms[index]
+            if let sourceFile = self.file(id: source.file) {
+                if let roomName = sourceFile.names[source] { file.names[room] = roomName }
+                let from = sourceFile.identities(source.scope, .section), to = file.identities(room.scope, .section)
+                for (a, b) in zip(from, to) { if let sectionName = sourceFile.names[a] { file.names[b] = sectionName } }
+                if let space = sourceFile.spaceLinks[source.scope.roomID!] { file.spaceLinks[room.scope.roomID!] = space }
+            }
+        }
+        return file
+    }
+}
+
+extension CapturedRoom {
+    /// The room with everything in it on `story` (keys a file did not have stay absent).
+    func onStory(_ story: Int) -> CapturedRoom {
+        var copy = self
+        if copy.story != nil { copy.story = story }
+        for index in copy.sections.indices where copy.sections[index].story != nil { copy.sections[index].story = story }
+        for index in copy.objects.indices where copy.objects[index].story != nil { copy.objects[index].story = story }
+        for key in [ArrayKey.walls, .doors, .windows, .openings, .floors] {
+            copy.withSurfaces(key) { surfaces in
+                for index in surfaces.indices where surfaces[index].story != nil { surfaces[index].story = story }
+            }
+        }
+        return copy
+    }
+}

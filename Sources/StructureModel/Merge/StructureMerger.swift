@@ -1,0 +1,259 @@
+import Foundation
+
+/// How close two rooms' copies of one element must be to become one structure-level
+/// element. The defaults fit real scans: two rooms see a wall up to its thickness apart
+/// (interior walls 8–20 cm, exterior up to 40 cm), a few degrees off, and a door's two
+/// sides a few centimetres different in width.
+public struct MergeOptions: Sendable, Hashable {
+    /// Walls more than this far from parallel stay apart, degrees.
+    public var wallAngle = 5.0
+    /// Copies of one wall are at most this far apart across it, metres.
+    public var wallGap = 0.45
+    /// Walls that overlap along their length by less than this only meet end to end and
+    /// stay separate walls, as Apple keeps them, metres.
+    public var minimumOverlap = 0.25
+    /// The two sides of a door, window or opening are at most this far apart, metres.
+    public var doorGap = 0.5
+    /// ... and differ in width by at most this, metres.
+    public var doorWidth = 0.25
+    /// An object seen twice (a rescan): same category, centres this close, metres.
+    public var objectDistance = 0.3
+    /// Gaps between rooms' floors up to this wide (a wall's thickness) are closed in a
+    /// story's floor outline, metres.
+    public var floorGap = 0.5
+
+    public init() {}
+}
+
+/// What a merge did, for a person to check.
+public struct MergeReport: Sendable, Equatable {
+    /// Per kind: elements in the rooms, and structure-level elements made of them.
+    public var counts: [ElementKind: (rooms: Int, structure: Int)] = [:]
+    /// Structure-level walls made of more than one room wall.
+    public var joinedWalls = 0
+    /// Things a person should look at.
+    public var findings: [String] = []
+
+    public static func == (a: MergeReport, b: MergeReport) -> Bool {
+        a.joinedWalls == b.joinedWalls && a.findings == b.findings
+            && a.counts.mapValues { [$0.rooms, $0.structure] } == b.counts.mapValues { [$0.rooms, $0.structure] }
+    }
+}
+
+/// The result of a merge: the structure, and for every room element the identifier of
+/// the structure-level element it became (provenance), per room and kind.
+public struct MergeResult: Sendable {
+    public var structure: CapturedStructure
+    /// `provenance[room][kind][identifier]` is the structure-level identifier.
+    public var provenance: [[ElementKind: [String: String]]]
+    public var report: MergeReport
+}
+
+/// wb's own StructureBuilder: one `CapturedStructure` from rooms that already share a frame
+/// (one session, or aligned). Shared walls, doorways and objects seen from several rooms
+/// become one structure-level element that keeps the identifier of one of them; windows
+/// and sections are kept; each story gets one floor whose outline is the union of its
+/// rooms' floors. Candidates are found through a grid, so the cost grows with the rooms,
+/// not with their square.
+public enum StructureMerger {
+    public static func merge(_ rooms: [CapturedRoom], options: MergeOptions = MergeOptions()) -> MergeResult {
+        var merged = CapturedRoom()
+        merged.version = rooms.compactMap(\.version).max() ?? 2
+        merged.absentArrays = []
+        var provenance = Array(repeating: [ElementKind: [String: String]](), count: rooms.count)
+        var report = MergeReport()
+
+        // Walls first: doors, windows and openings name their wall as parent.
+        let walls = mergeSurfaces(rooms, .wall, options: options, report: &report, provenance: &provenance)
+        merged.walls = walls
+        for kind in [ElementKind.door, .window, .opening] {
+            var surfaces = mergeSurfaces(rooms, kind, options: options, report: &report, provenance: &provenance)
+            for index in surfaces.indices {
+                if let parent = surfaces[index].parentIdentifier, let wall = wallOf(parent, rooms, provenance) {
+                    surfaces[index].parentIdentifier = wall
+                }
+            }
+            merged.withSurfaces(kind.surfaceArray!) { $0 = surfaces }
+        }
+        merged.objects = mergeObjects(rooms, options: options, report: &report, provenance: &provenance)
+        merged.sections = rooms.flatMap(\.sections)
+        report.counts[.section] = (merged.sections.count, merged.sections.count)
+        merged.floors = FloorMerger.floors(rooms, options: options, report: &report, provenance: &provenance)
+        return MergeResult(structure: CapturedStructure(rooms: rooms, merged: merged), provenance: provenance, report: report)
+    }
+
+    /// The structure-level wall a room's wall became.
+    private static func wallOf(_ identifier: String, _ rooms: [CapturedRoom], _ provenance: [[ElementKind: [String: String]]]) -> String? {
+        for table in provenance { if let wall = table[.wall]?[identifier] { return wall } }
+        return nil
+    }
+
+    struct Item {
+        var room: Int
+        var surface: Surface
+    }
+
+    /// Union of the rooms' surfaces of one kind, copies of one element joined.
+    private static func mergeSurfaces(_ rooms: [CapturedRoom], _ kind: ElementKind, options: MergeOptions,
+                                      report: inout MergeReport, provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
+        var items: [Item] = []
+        for (index, room) in rooms.enumerated() {
+            for surface in room.surfaces(kind.surfaceArray!) { items.append(Item(room: index, surface: surface)) }
+        }
+        var grid = PlanGrid<Int>(cellSize: 1.0)
+        for (index, item) in items.enumerated() { grid.insert(index, covering: item.surface.planSegment.bounds) }
+        var sets = DisjointSets(count: items.count)
+        let reach = kind == .wall ? options.wallGap : options.doorGap
+        for (i, item) in items.enumerated() {
+            for j in grid.elements(intersecting: item.surface.planSegment.bounds.expanded(by: reach)) where j > i {
+                guard items[j].room != item.room else { continue }
+                let same = kind == .wall ? sameWall(item.surface, items[j].surface, options)
+                                         : sameOpening(item.surface, items[j].surface, options)
+                if same { sets.union(i, j) }
+            }
+        }
+        var result: [Surface] = []
+        for group in sets.groups() {
+            let members = group.map { items[$0] }
+            let survivor: Surface
+            if kind == .wall {
+                survivor = joinedWall(members.map(\.surface))
+                if members.count > 1 { report.joinedWalls += 1 }
+            } else {
+                survivor = members[0].surface
+                if members.count > 2 {
+                    report.findings.append("\(members.count) \(kind.plural) from \(Set(members.map(\.room)).count) rooms became one "
+                                           + "(\(survivor.identifier.prefix(8))): more than the two sides of one doorway")
+                }
+            }
+            for member in members { provenance[member.room][kind, default: [:]][member.surface.identifier] = survivor.identifier }
+            result.append(survivor)
+        }
+        report.counts[kind] = (items.count, result.count)
+        return result
+    }
+
+    /// One wall seen from two rooms: nearly parallel (either way round), at most a wall's
+    /// thickness apart across, and overlapping along its length by more than where two
+    /// collinear walls only meet at their ends.
+    static func sameWall(_ a: Surface, _ b: Surface, _ options: MergeOptions) -> Bool {
+        let s = a.planSegment, t = b.planSegment
+        guard s.length > 0, t.length > 0 else { return false }
+        let overlap = s.overlap(with: t)
+        guard overlap.angle * 180 / .pi <= options.wallAngle, abs(overlap.offset) <= options.wallGap else { return false }
+        let bottomA = a.transform.translation.y - Double(a.dimensions.y) / 2
+        let bottomB = b.transform.translation.y - Double(b.dimensions.y) / 2
+        guard abs(bottomA - bottomB) < 1.0 else { return false }
+        return overlap.length >= min(options.minimumOverlap, 0.5 * min(s.length, t.length))
+    }
+
+    /// Two sides of one door, window or opening: parallel, close, about as wide, at the
+    /// same height.
+    static func sameOpening(_ a: Surface, _ b: Surface, _ options: MergeOptions) -> Bool {
+        let s = a.planSegment, t = b.planSegment
+        guard s.midpoint.distance(to: t.midpoint) <= options.doorGap,
+              abs(Double(a.dimensions.x) - Double(b.dimensions.x)) <= options.doorWidth,
+              abs(a.transform.translation.y - b.transform.translation.y) <= 0.3 else { return false }
+        guard s.length > 0, t.length > 0 else { return true }
+        return s.overlap(with: t).angle * 180 / .pi <= 10
+    }
+
+    /// The structure-level wall for copies of one wall: the longest copy, keeping its
+    /// identifier and plane, stretched along its line over every copy and as tall as the
+    /// tallest (Apple extends a wall where it joins a taller neighbour).
+    static func joinedWall(_ copies: [Surface]) -> Surface {
+        var wall = copies.max { ($0.dimensions.x, $1.identifier) < ($1.dimensions.x, $0.identifier) }!
+        guard copies.count > 1 else { return wall }
+        let line = wall.planSegment
+        var low = 0.0, high = 1.0
+        var top = wall.transform.translation.y + Double(wall.dimensions.y) / 2
+        let bottom = wall.transform.translation.y - Double(wall.dimensions.y) / 2
+        for copy in copies {
+            let segment = copy.planSegment
+            for point in [segment.start, segment.end] {
+                let t = line.parameter(of: point)
+                low = min(low, t)
+                high = max(high, t)
+            }
+            top = max(top, copy.transform.translation.y + Double(copy.dimensions.y) / 2)
+        }
+        let middle = line.point(at: (low + high) / 2)
+        let width = (high - low) * line.length
+        wall.transform.translation = SIMD3(middle.x, (bottom + top) / 2, middle.z)
+        wall.dimensions.x = Float(width)
+        wall.dimensions.y = Float(top - bottom)
+        if let corners = wall.polygonCorners, !corners.isEmpty {
+            let w = Float(width / 2), h = Float((top - bottom) / 2)
+            wall.polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
+        }
+        return wall
+    }
+
+    /// Objects: every room's, an object seen twice (in a rescan) once.
+    private static func mergeObjects(_ rooms: [CapturedRoom], options: MergeOptions, report: inout MergeReport,
+                                     provenance: inout [[ElementKind: [String: String]]]) -> [Object] {
+        var items: [(room: Int, object: Object)] = []
+        for (index, room) in rooms.enumerated() { for object in room.objects { items.append((index, object)) } }
+        var grid = PlanGrid<Int>(cellSize: 1.0)
+        for (index, item) in items.enumerated() { grid.insert(index, at: PlanPoint(item.object.transform.translation)) }
+        var sets = DisjointSets(count: items.count)
+        for (i, item) in items.enumerated() {
+            for j in grid.elements(within: options.objectDistance, of: PlanPoint(item.object.transform.translation)) where j > i {
+                let other = items[j]
+                guard other.room != item.room, other.object.category == item.object.category,
+                      abs(other.object.transform.translation.y - item.object.transform.translation.y) < options.objectDistance else { continue }
+                sets.union(i, j)
+            }
+        }
+        var result: [Object] = []
+        for group in sets.groups() {
+            let members = group.map { items[$0] }
+            let survivor = members.max { ($0.object.confidence?.rank ?? 0) < ($1.object.confidence?.rank ?? 0) }!.object
+            for member in members { provenance[member.room][.object, default: [:]][member.object.identifier] = survivor.identifier }
+            result.append(survivor)
+        }
+        report.counts[.object] = (items.count, result.count)
+        return result
+    }
+}
+
+/// Union–find over item numbers, with groups listed in the order of their first item.
+struct DisjointSets {
+    private var parent: [Int]
+
+    init(count: Int) {
+        parent = Array(0..<count)
+    }
+
+    mutating func find(_ x: Int) -> Int {
+        var root = x
+        while parent[root] != root { root = parent[root] }
+        var node = x
+        while parent[node] != root {
+            let next = parent[node]
+            parent[node] = root
+            node = next
+        }
+        return root
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = find(a), rb = find(b)
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+    }
+
+    mutating func groups() -> [[Int]] {
+        var byRoot: [Int: Int] = [:]
+        var result: [[Int]] = []
+        for item in parent.indices {
+            let root = find(item)
+            if let index = byRoot[root] {
+                result[index].append(item)
+            } else {
+                byRoot[root] = result.count
+                result.append([item])
+            }
+        }
+        return result
+    }
+}

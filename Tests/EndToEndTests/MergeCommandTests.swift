@@ -1,0 +1,84 @@
+import Foundation
+import StructureModel
+import XCTest
+
+/// `merge` from the shell: separately scanned rooms aligned and merged into a structure
+/// that matches the building's, exported and reopened; a structure re-merged in place.
+final class MergeCommandTests: XCTestCase {
+    func testAlignedRoomsMergeIntoTheBuildingsStructure() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4))
+        var paths: [String] = []
+        for capture in building.captures {
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        // Put every room where the ground truth says (each capture moved by its placement),
+        // as a chain of aligns would; then name one, merge, export.
+        var commands: [String] = []
+        for (index, capture) in building.captures.enumerated() {
+            let p = capture.placement
+            commands.append("rotate r\(index + 1) \(p.yaw * 180 / .pi) --about 0 0")
+            commands.append("move r\(index + 1) \(p.translation.x) \(p.translation.z) \(p.translation.y)")
+        }
+        let exported = folder.appendingPathComponent("home.json").path
+        commands += ["name r2 Kitchen", "merge --into home", "export structure \(exported)"]
+        let result = try Harness.run(["-q", "--json"] + paths + ["-c", commands.joined(separator: "; ")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        guard case .structure(let merged) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: exported)))) else {
+            return XCTFail("a structure")
+        }
+        let truth = building.structure.merged
+        XCTAssertEqual(merged.rooms.count, building.captures.count)
+        XCTAssertEqual(merged.merged.walls.count, truth.walls.count)
+        XCTAssertEqual(merged.merged.doors.count, truth.doors.count)
+        XCTAssertEqual(merged.merged.windows.count, truth.windows.count)
+        XCTAssertEqual(merged.merged.objects.count, truth.objects.count)
+        XCTAssertEqual(merged.merged.floors.count, 1)
+        XCTAssertEqual(polygonArea(merged.merged.floors[0].planPolygon), polygonArea(truth.floors[0].planPolygon), accuracy: 0.5)
+        // Apple's top-level keys: no coreModel, story or identifier at the top.
+        let top = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported))) as? [String: Any])
+        XCTAssertEqual(Set(top.keys), ["doors", "floors", "objects", "openings", "rooms", "sections", "version", "walls", "windows"])
+        // wb reopens it losslessly, and the room's name went with it.
+        let copy = folder.appendingPathComponent("copy.json").path
+        let reopened = try Harness.run(["-q", exported, "-c", "save \(copy)"])
+        XCTAssertEqual(reopened.status, 0, reopened.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), try Data(contentsOf: URL(fileURLWithPath: exported)))
+        let named = try Harness.run(["-q", "--json"] + paths + ["-c", "name r2 Kitchen; merge --into home; ls rooms where name = Kitchen"])
+        let rooms = try Harness.jsonArray(named.stdout).compactMap { $0["handle"] as? String }
+        XCTAssertEqual(rooms, ["r2", "r\(building.captures.count + 2)"], "the merged copy of the room keeps its name")
+    }
+
+    func testReMergeRebuildsTheStructureInPlaceAndUndoes() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 9, rooms: 5))
+        let path = folder.appendingPathComponent("home.json").path
+        try Data(RoomPlanCodec.encode(.structure(building.structure))).write(to: URL(fileURLWithPath: path))
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let out = folder.appendingPathComponent("out.json").path
+        let moved = try Harness.run(["-q", path, "-c", "move r1 2 0; merge; save \(out)"])
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertFalse(moved.stderr.contains("no longer agree"), "rebuilt, the structure agrees with its rooms: \(moved.stderr)")
+        let undone = try Harness.run(["-q", path, "-c", "move r1 2 0; merge; undo; undo; save \(out)"])
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), original)
+    }
+
+    func testAMergeResultNeverReplacesAFileAndBadMergesAreRefused() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, name: "room.json")
+        let existing = folder.appendingPathComponent("merged.json").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
+        let result = try Harness.run(["-q", room, "-c", "merge", "-c", "save"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("exists and is not merged"), result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "keep me")
+        let nothing = try Harness.run(["-q", "-c", "merge"])
+        XCTAssertEqual(nothing.status, 1)
+        XCTAssertTrue(nothing.stderr.contains("nothing to merge"), nothing.stderr)
+        let twice = try Harness.run(["-q", room, "-c", "merge r1 r1"])
+        XCTAssertEqual(twice.status, 1)
+        XCTAssertTrue(twice.stderr.contains("named twice"), twice.stderr)
+    }
+}

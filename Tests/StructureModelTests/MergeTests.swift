@@ -1,0 +1,39 @@
+import XCTest
+@testable import StructureModel
+
+/// wb's StructureBuilder against what a generated building's structure says.
+final class MergeTests: XCTestCase {
+    func testMergingTheRoomsGivesTheStructuresCounts() throws {
+        for seed in UInt64(1)...8 {
+            let stories = Int(seed % 3) + 1
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 3 * stories + 2, stories: stories))
+            let truth = building.structure.merged
+            let result = StructureMerger.merge(building.structure.rooms)
+            let merged = result.structure.merged
+            XCTAssertEqual(merged.walls.count, truth.walls.count, "walls, seed \(seed)")
+            XCTAssertEqual(merged.doors.count, truth.doors.count, "doors, seed \(seed)")
+            XCTAssertEqual(merged.windows.count, truth.windows.count, "windows, seed \(seed)")
+            XCTAssertEqual(merged.openings.count, truth.openings.count, "openings, seed \(seed)")
+            XCTAssertEqual(merged.objects.count, truth.objects.count, "objects, seed \(seed)")
+            XCTAssertEqual(merged.floors.count, stories, "one floor per story, seed \(seed)")
+            XCTAssertEqual(merged.sections.count, building.structure.rooms.reduce(0) { $0 + $1.sections.count })
+            // Each story's floor covers its rooms' floors and no more than the walls between them.
+            for floor in merged.floors {
+                let rooms = building.structure.rooms.filter { $0.effectiveStory == floor.story }
+                let roomArea = rooms.reduce(0) { $0 + $1.measurements.floorArea }
+                let area = polygonArea(floor.planPolygon)
+                XCTAssertGreaterThanOrEqual(area, roomArea * 0.99, "seed \(seed) story \(floor.story ?? -1)")
+                XCTAssertLessThanOrEqual(area, roomArea * 1.12, "seed \(seed) story \(floor.story ?? -1)")
+                XCTAssertLessThan(floor.polygonCorners!.count, 40, "corners, not a staircase")
+            }
+            // Every door's parent is a structure-level wall.
+            let wallIDs = Set(merged.walls.map(\.identifier))
+            for door in merged.doors + merged.windows where door.parentIdentifier != nil {
+                XCTAssertTrue(wallIDs.contains(door.parentIdentifier!), "seed \(seed)")
+            }
+            // Identifiers of surviving elements are the rooms'.
+            let roomIDs = Set(building.structure.rooms.flatMap { $0.walls.map(\.identifier) })
+            XCTAssertTrue(merged.walls.allSatisfy { roomIDs.contains($0.identifier) })
+        }
+    }
+}
