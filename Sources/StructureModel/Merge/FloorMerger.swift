@@ -6,7 +6,10 @@ import Foundation
 /// that a building at any yaw gives straight edges), the gaps up to `floorGap` closed, and
 /// the outer boundary traced and simplified to its corners.
 enum FloorMerger {
+    /// The finest raster cell, metres; a story larger than `cellBudget` cells gets coarser
+    /// ones, so the cost stays in proportion to the rooms' area, whatever its extent.
     static let cell = 0.02
+    static let cellBudget = 1_000_000.0
 
     static func floors(_ rooms: [CapturedRoom], options: MergeOptions, report: inout MergeReport,
                        provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
@@ -75,6 +78,8 @@ enum FloorMerger {
         let side = PlanPoint(x: axis.z, z: -axis.x)
         let local = polygons.filter { $0.count >= 3 }.map { $0.map { PlanPoint(x: $0.dot(axis), z: $0.dot(side)) } }
         guard let bounds = PlanBounds(containing: local.joined()) else { return [] }
+        let extent = (bounds.width + gap * 2) * (bounds.depth + gap * 2)
+        let cell = max(Self.cell, (extent / Self.cellBudget).squareRoot())
         let radius = Int((gap / 2 / cell).rounded(.up))
         let margin = Double(radius + 2) * cell
         let origin = PlanPoint(x: bounds.min.x - margin, z: bounds.min.z - margin)
@@ -173,14 +178,22 @@ struct Raster {
             }
         }
         cells = next
-        for x in 0..<width {
-            var count = 0
-            for y in 0..<min(height, radius) where cells[y * width + x] == filled { count += 1 }
-            for y in 0..<height {
-                if y + radius < height, cells[(y + radius) * width + x] == filled { count += 1 }
-                if y - radius - 1 >= 0, cells[(y - radius - 1) * width + x] == filled { count -= 1 }
-                next[y * width + x] = count > 0 ? filled : !filled
+        // Columns: a running count per column, advanced a whole row at a time (rows are
+        // contiguous in memory; walking down a column is not).
+        var counts = [Int32](repeating: 0, count: width)
+        for y in 0..<min(height, radius) {
+            for x in 0..<width where cells[y * width + x] == filled { counts[x] += 1 }
+        }
+        for y in 0..<height {
+            if y + radius < height {
+                let row = (y + radius) * width
+                for x in 0..<width where cells[row + x] == filled { counts[x] += 1 }
             }
+            if y - radius - 1 >= 0 {
+                let row = (y - radius - 1) * width
+                for x in 0..<width where cells[row + x] == filled { counts[x] -= 1 }
+            }
+            for x in 0..<width { next[y * width + x] = counts[x] > 0 ? filled : !filled }
         }
         cells = next
     }
