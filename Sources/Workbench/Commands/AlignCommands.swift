@@ -154,3 +154,41 @@ extension Shell {
         }
     }
 }
+
+extension Shell {
+    static func checkCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                "check",
+                arguments: [ArgumentSpec("NAME", .openFile, .optional)],
+                summary: "quality problems to look at: duplicated or gapped walls, doors off their wall, ...",
+                details: """
+                    Lists, with the handles involved and a reason: walls of one room that overlap (one wall scanned
+                    twice), wall ends that nearly meet (a gap of 4 to 30 cm), doors, windows and openings off their
+                    wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
+                    floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
+                    with their floor height. Nothing is changed. --json gives one object per finding.
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                let files = try invocation.positional(0).map { [try shell.fileArgument($0).id] }
+                let findings = shell.session.workspace.check(files: files)
+                let handles = shell.session.workspace.handles
+                if shell.options.json {
+                    shell.output.write(renderJSON(.array(findings.map { finding in
+                        .object(JSONObject([JSONMember("kind", .string(finding.kind.rawValue)),
+                                            JSONMember("handles", .array(finding.elements.map { .string(handles.handle(for: $0) ?? "?") })),
+                                            JSONMember("message", .string(finding.reason))]))
+                    })))
+                    return
+                }
+                if findings.isEmpty {
+                    shell.inform("no problems found")
+                    return
+                }
+                let rows = findings.map { [$0.kind.rawValue, $0.elements.map { handles.handle(for: $0) ?? "?" }.joined(separator: " "), $0.reason] }
+                shell.output.write(renderTable(["problem", "where", "why"], rows, numeric: []))
+            },
+        ]
+    }
+}

@@ -4,7 +4,7 @@ import StructureModel
 extension Shell {
     static func standardCommands() -> [CommandSpec] {
         (fileCommands() + shellCommands() + editCommands() + historyCommands() + queryCommands() + reportCommands()
-            + spaceCommands() + alignCommands()).sorted { $0.name < $1.name }
+            + spaceCommands() + alignCommands() + checkCommands()).sorted { $0.name < $1.name }
     }
 
     /// Runs a script file inside the session. Nested sources report their own line

@@ -1,0 +1,291 @@
+import Foundation
+
+/// One problem a person should look at before trusting a scan.
+public struct Finding: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case duplicateWalls = "duplicate-walls"
+        case wallGap = "wall-gap"
+        case offWall = "off-wall"
+        case throughWall = "through-wall"
+        case floating
+        case danglingParent = "dangling-parent"
+        case roomsOverlap = "rooms-overlap"
+        case sectionOutside = "section-outside"
+        case storyHeight = "story-height"
+    }
+
+    public var kind: Kind
+    public var elements: [Identity]
+    /// One line, without handles (the caller names the elements).
+    public var reason: String
+}
+
+/// How far things may be off before `check` says so: wide enough for real scan noise (a few
+/// centimetres, a fraction of a degree), narrow enough to catch what a person must fix.
+public struct CheckTolerances: Sendable {
+    /// Two walls of one capture closer than this across, and overlapping, are one wall twice.
+    public var duplicateOffset = 0.1
+    public var duplicateOverlap = 0.2
+    /// Wall ends closer than `gapMinimum` meet; between that and `gapMaximum` they nearly do.
+    public var gapMinimum = 0.04
+    public var gapMaximum = 0.3
+    /// A door or window further than this from its wall's line, or beyond its ends, is off it.
+    public var offWall = 0.08
+    /// An object reaching this far through a wall goes through it.
+    public var throughWall = 0.08
+    /// An object whose bottom is this far above the floor, with nothing under it, floats.
+    public var floating = 0.15
+    /// Rooms of one file on one story overlapping by more than this, m².
+    public var roomOverlap = 0.5
+    /// A section centre this far outside its room's floor is outside it.
+    public var sectionOutside = 0.3
+    /// Floors within this of each other are one story.
+    public var storyTolerance = 1.0
+
+    public init() {}
+}
+
+extension Workspace {
+    /// The quality problems of the open files, in the order of the kinds, each with the
+    /// elements involved. Linear in the files but for pairs found through a grid.
+    public func check(files ids: [Int]? = nil, tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
+        var findings: [Finding] = []
+        for file in files where ids?.contains(file.id) ?? true {
+            for scope in file.scopes {
+                guard let capture = file.capture(scope) else { continue }
+                findings += duplicateWalls(file, scope, capture, tolerances)
+                findings += wallGaps(file, scope, capture, tolerances)
+                findings += placement(file, scope, capture, tolerances)
+            }
+            findings += danglingParents(file)
+            findings += roomsOverlap(file, tolerances)
+            findings += sectionsOutside(file, tolerances)
+            findings += storyHeights(file, tolerances)
+        }
+        let order = Dictionary(uniqueKeysWithValues: Finding.Kind.allCases.enumerated().map { ($1, $0) })
+        return findings.enumerated().sorted { (order[$0.element.kind]!, $0.offset) < (order[$1.element.kind]!, $1.offset) }.map(\.element)
+    }
+
+    private func identities(_ file: WorkspaceFile, _ scope: Scope, _ kind: ElementKind) -> [Identity] {
+        file.identities(scope, kind)
+    }
+
+    private func duplicateWalls(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
+        let walls = identities(file, scope, .wall)
+        var grid = PlanGrid<Int>(cellSize: 1)
+        for (index, wall) in capture.walls.enumerated() { grid.insert(index, covering: wall.planSegment.bounds) }
+        var result: [Finding] = []
+        for (i, wall) in capture.walls.enumerated() {
+            let a = wall.planSegment
+            for j in grid.elements(intersecting: a.bounds.expanded(by: t.duplicateOffset)) where j > i && wall.sharesHeight(with: capture.walls[j]) {
+                let overlap = a.overlap(with: capture.walls[j].planSegment)
+                guard overlap.angle < 5 * .pi / 180, abs(overlap.offset) < t.duplicateOffset, overlap.length > t.duplicateOverlap else { continue }
+                result.append(Finding(kind: .duplicateWalls, elements: [walls[i], walls[j]],
+                                      reason: "overlap along \(formatted(overlap.length, digits: 2)) m, \(formatted(abs(overlap.offset) * 100, digits: 0)) cm apart: one wall scanned twice?"))
+            }
+        }
+        return result
+    }
+
+    private func wallGaps(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
+        let walls = identities(file, scope, .wall)
+        let segments = capture.walls.map(\.planSegment)
+        var grid = PlanGrid<Int>(cellSize: 1)
+        for (index, segment) in segments.enumerated() { grid.insert(index, covering: segment.bounds) }
+        var reported = Set<[Int]>()
+        var result: [Finding] = []
+        for (i, segment) in segments.enumerated() {
+            for end in [segment.start, segment.end] {
+                let near = grid.elements(within: t.gapMaximum, of: end).filter { $0 != i && capture.walls[i].sharesHeight(with: capture.walls[$0]) }
+                let distances = near.map { (index: $0, distance: segments[$0].distance(to: end)) }
+                // An end that touches another wall meets it; one that comes close to none but one nearly does.
+                guard !distances.contains(where: { $0.distance < t.gapMinimum }),
+                      let closest = distances.filter({ $0.distance <= t.gapMaximum }).min(by: { $0.distance < $1.distance }) else { continue }
+                let pair = [min(i, closest.index), max(i, closest.index)]
+                guard reported.insert(pair).inserted else { continue }
+                result.append(Finding(kind: .wallGap, elements: [walls[pair[0]], walls[pair[1]]],
+                                      reason: "nearly meet: a \(formatted(closest.distance * 100, digits: 0)) cm gap"))
+            }
+        }
+        return result
+    }
+
+    /// Doors and windows off their wall; objects through walls or floating.
+    private func placement(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
+        var result: [Finding] = []
+        let wallKeys = file.keys(scope, .wall)
+        for kind in [ElementKind.door, .window, .opening] {
+            let ids = identities(file, scope, kind)
+            for (index, surface) in capture.surfaces(kind.surfaceArray!).enumerated() {
+                guard let parent = surface.parentIdentifier, let wallIndex = wallKeys.index(of: parent) else { continue }
+                let wall = capture.walls[wallIndex].planSegment
+                let middle = surface.planSegment.midpoint
+                let across = abs(wall.signedDistance(to: middle))
+                let along = wall.parameter(of: middle)
+                let margin = wall.length > 0 ? t.offWall / wall.length : 0
+                if across > t.offWall || along < -margin || along > 1 + margin {
+                    let wallIdentity = Identity(file: file.id, scope: scope, kind: .wall, key: wallKeys.keys[wallIndex])
+                    let how = across > t.offWall ? "\(formatted(across * 100, digits: 0)) cm from its wall's plane" : "beyond the end of its wall"
+                    result.append(Finding(kind: .offWall, elements: [ids[index], wallIdentity], reason: how))
+                }
+            }
+        }
+        let objects = identities(file, scope, .object)
+        // The floor under an object: the highest floor at or below it (a structure has one per story).
+        let floorHeights = capture.floors.isEmpty ? capture.floorHeight.map { [$0] } ?? [] : capture.floors.map { $0.transform.translation.y }
+        var grid = PlanGrid<Int>(cellSize: 1)
+        for (index, wall) in capture.walls.enumerated() { grid.insert(index, covering: wall.planSegment.bounds) }
+        let walls = identities(file, scope, .wall)
+        for (index, object) in capture.objects.enumerated() {
+            let box = object.planBox(shrunkBy: t.throughWall)
+            if box.count == 4, let bounds = PlanBounds(containing: box) {
+                for w in grid.elements(intersecting: bounds) where object.sharesHeight(with: capture.walls[w]) && box.crosses(capture.walls[w].planSegment) {
+                    result.append(Finding(kind: .throughWall, elements: [objects[index], walls[w]],
+                                          reason: "the \(object.category.name) reaches more than \(formatted(t.throughWall * 100, digits: 0)) cm through the wall"))
+                    break
+                }
+            }
+            let bottom = object.transform.translation.y - Double(object.dimensions.y) / 2
+            if let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
+               !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }) {
+                result.append(Finding(kind: .floating, elements: [objects[index]],
+                                      reason: "the \(object.category.name)'s bottom is \(formatted(bottom - floor, digits: 2)) m above the floor with nothing under it"))
+            }
+        }
+        return result
+    }
+
+    private func danglingParents(_ file: WorkspaceFile) -> [Finding] {
+        // Apple's merged files point at elements of other rooms: any element of the file counts.
+        var known = Set<String>()
+        for scope in file.scopes {
+            for kind in ElementKind.surfaceKinds + [.object] { known.formUnion(file.keys(scope, kind).keys.compactMap { Identity(file: file.id, scope: scope, kind: kind, key: $0).identifier }) }
+        }
+        var result: [Finding] = []
+        for scope in file.scopes {
+            guard let capture = file.capture(scope) else { continue }
+            for kind in [ElementKind.door, .window, .opening, .wall, .floor, .object] {
+                let ids = identities(file, scope, kind)
+                for index in ids.indices {
+                    guard let parent = capture.parentIdentifier(of: kind, at: index), !known.contains(parent) else { continue }
+                    result.append(Finding(kind: .danglingParent, elements: [ids[index]], reason: "its parent \(parent.prefix(8))… is nowhere in \(file.name)"))
+                }
+            }
+        }
+        return result
+    }
+
+    private func roomsOverlap(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
+        let rooms = file.rooms
+        let outlines = rooms.map { capture($0)?.planOutlines ?? [] }
+        var grid = PlanGrid<Int>(cellSize: 4)
+        for (index, outline) in outlines.enumerated() {
+            if let bounds = PlanBounds(containing: outline.joined()) { grid.insert(index, covering: bounds) }
+        }
+        var result: [Finding] = []
+        for (i, outline) in outlines.enumerated() {
+            guard let bounds = PlanBounds(containing: outline.joined()) else { continue }
+            for j in grid.elements(intersecting: bounds) where j > i && capture(rooms[i])?.effectiveStory == capture(rooms[j])?.effectiveStory {
+                let area = outline.reduce(0) { sum, a in outlines[j].reduce(sum) { $0 + a.overlapArea(with: $1) } }
+                if area > t.roomOverlap {
+                    result.append(Finding(kind: .roomsOverlap, elements: [rooms[i], rooms[j]],
+                                          reason: "their floors overlap by \(formatted(area, digits: 2)) m² (misplaced, or one room scanned twice?)"))
+                }
+            }
+        }
+        return result
+    }
+
+    private func sectionsOutside(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
+        var result: [Finding] = []
+        for room in file.rooms {
+            guard let capture = capture(room) else { continue }
+            let outlines = capture.planOutlines
+            guard !outlines.isEmpty else { continue }
+            for (index, section) in capture.sections.enumerated() {
+                let centre = PlanPoint(x: Double(section.center.x), z: Double(section.center.z))
+                let inside = outlines.contains { $0.encloses(centre) }
+                let distance = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: centre) } }.min() ?? 0
+                if !inside && distance > t.sectionOutside {
+                    result.append(Finding(kind: .sectionOutside, elements: [file.identities(room.scope, .section)[index], room],
+                                          reason: "its centre is \(formatted(distance, digits: 2)) m outside the room's floor"))
+                }
+            }
+        }
+        return result
+    }
+
+    private func storyHeights(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
+        let assignment = storiesByHeight(of: file.rooms, tolerance: t.storyTolerance)
+        guard assignment.levels.count > 0 else { return [] }
+        // A story number means one height: the rooms of each height level should share one,
+        // and no two levels the same one.
+        var result: [Finding] = []
+        let usual = assignment.levels.map { level in mostCommon(level.rooms.compactMap { capture($0)?.effectiveStory }) }
+        for (index, level) in assignment.levels.enumerated() {
+            guard let story = usual[index] else { continue }
+            let clash = usual.indices.contains { other in
+                other != index && usual[other] == story
+                    && (assignment.levels[other].rooms.count, other) > (level.rooms.count, index)
+            }
+            for room in level.rooms {
+                guard let own = capture(room)?.effectiveStory, own != story || clash else { continue }
+                let lower = assignment.levels.indices.filter { usual[$0] == own && $0 != index }
+                let with = lower.first.map { " with story \(own)'s rooms at \(formatted(assignment.levels[$0].height, digits: 2)) m" } ?? ""
+                result.append(Finding(kind: .storyHeight, elements: [room],
+                                      reason: "on story \(own)\(with), but its floor is at \(formatted(level.height, digits: 2)) m"))
+            }
+        }
+        return result
+    }
+
+    private func mostCommon(_ values: [Int]) -> Int? {
+        var counts: [Int: Int] = [:]
+        for value in values { counts[value, default: 0] += 1 }
+        return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
+    }
+}
+
+extension Surface {
+    /// The heights a surface spans, bottom to top.
+    var heightRange: ClosedRange<Double> {
+        let middle = transform.translation.y, half = Double(dimensions.y) / 2
+        return (middle - half)...(middle + half)
+    }
+
+    /// Whether two surfaces span common heights (more than 10 cm): on one story.
+    func sharesHeight(with other: Surface) -> Bool {
+        min(heightRange.upperBound, other.heightRange.upperBound) - max(heightRange.lowerBound, other.heightRange.lowerBound) > 0.1
+    }
+}
+
+extension Object {
+    func sharesHeight(with wall: Surface) -> Bool {
+        let middle = transform.translation.y, half = Double(dimensions.y) / 2
+        return min(middle + half, wall.heightRange.upperBound) - max(middle - half, wall.heightRange.lowerBound) > 0.1
+    }
+
+    /// The object's footprint in plan, its four corners, each side pulled in by `margin`.
+    func planBox(shrunkBy margin: Double) -> [PlanPoint] {
+        let w = Double(dimensions.x) / 2 - margin, d = Double(dimensions.z) / 2 - margin
+        guard w > 0, d > 0 else { return [] }
+        return [(-w, -d), (w, -d), (w, d), (-w, d)].map { x, z in PlanPoint(transform.apply(toPoint: SIMD3(x, 0, z))) }
+    }
+
+    /// Whether this object holds `other` up: `other`'s footprint centre over this one's and
+    /// its bottom within 15 cm of this one's top.
+    func supports(_ other: Object) -> Bool {
+        let top = transform.translation.y + Double(dimensions.y) / 2
+        let bottom = other.transform.translation.y - Double(other.dimensions.y) / 2
+        let box = planBox(shrunkBy: -0.05)
+        return abs(bottom - top) < 0.15 && box.count == 4 && box.encloses(PlanPoint(other.transform.translation))
+    }
+}
+
+extension Array where Element == PlanPoint {
+    /// Whether a segment passes through this (convex) polygon's inside.
+    func crosses(_ segment: PlanSegment) -> Bool {
+        if encloses(segment.start) || encloses(segment.end) { return true }
+        return indices.contains { PlanSegment(start: self[$0], end: self[($0 + 1) % count]).intersects(segment) }
+    }
+}

@@ -1,0 +1,125 @@
+import XCTest
+@testable import StructureModel
+
+/// `check`: nothing on a clean room; on each fixture made to hold one problem, exactly it.
+final class CheckTests: XCTestCase {
+    private var serial = 0
+
+    private func id() -> String {
+        serial += 1
+        return String(format: "00000000-0000-4000-8000-%012d", serial)
+    }
+
+    private func wall(from a: PlanPoint, to b: PlanPoint, floor: Double = 0) -> Surface {
+        let d = b - a
+        let u = d.normalized
+        let mid = (a + b) * 0.5
+        let t = Transform(elements: SIMD16<Float>(Float(u.x), 0, Float(u.z), 0, 0, 1, 0, 0, Float(-u.z), 0, Float(u.x), 0,
+                                                  Float(mid.x), Float(floor + 1.25), Float(mid.z), 1))
+        return Surface(category: .wall, identifier: id(), dimensions: SIMD3(Float(d.length), 2.5, 0), transform: t)
+    }
+
+    /// A 5 × 4 m room turned by 23°, with a door and a window in its walls, a table, a floor
+    /// and a section: nothing wrong with it.
+    private func cleanRoom(floor: Double = 0, story: Int = 0, offset: PlanPoint = PlanPoint(x: 0, z: 0)) -> CapturedRoom {
+        let turn = 23.0 * .pi / 180
+        let corners = [PlanPoint(x: 0, z: 0), PlanPoint(x: 5, z: 0), PlanPoint(x: 5, z: 4), PlanPoint(x: 0, z: 4)]
+            .map { $0.rotated(by: turn) + offset }
+        var room = CapturedRoom()
+        room.story = story
+        room.version = 2
+        room.walls = (0..<4).map { wall(from: corners[$0], to: corners[($0 + 1) % 4], floor: floor) }
+        func inWall(_ category: SurfaceCategory, _ wall: Surface, width: Float, height: Float, bottom: Double) -> Surface {
+            var t = wall.transform
+            t.translation.y = floor + bottom + Double(height) / 2
+            return Surface(category: category, identifier: id(), dimensions: SIMD3(width, height, 0), transform: t,
+                           parentIdentifier: wall.identifier)
+        }
+        room.doors = [inWall(.door(isOpen: true), room.walls[0], width: 0.9, height: 2.0, bottom: 0)]
+        room.windows = [inWall(.window, room.walls[1], width: 1.2, height: 1.2, bottom: 0.9)]
+        let centre = (corners[0] + corners[2]) * 0.5
+        var floorT = Transform(elements: SIMD16<Float>(1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, Float(centre.x), Float(floor), Float(centre.z), 1))
+        floorT.translation.y = floor
+        let local = corners.map { SIMD3<Float>(Float($0.x - centre.x), Float(-($0.z - centre.z)), 0) }
+        room.floors = [Surface(category: .floor, identifier: id(), dimensions: SIMD3(5, 4, 0), transform: floorT, polygonCorners: local)]
+        var table = Object(category: .table, identifier: id(), dimensions: SIMD3(1.2, 0.75, 0.8),
+                           transform: RigidMotion(yaw: turn, translation: SIMD3(centre.x, floor + 0.375, centre.z)).transform)
+        table.story = story
+        room.objects = [table]
+        room.sections = [Section(label: "livingRoom", center: SIMD3(Float(centre.x), Float(floor), Float(centre.z)), story: story)]
+        return room
+    }
+
+    private func findings(_ documents: [RoomPlanDocument]) -> [Finding] {
+        var workspace = Workspace()
+        for (index, document) in documents.enumerated() {
+            workspace.add(path: "/tmp/check-\(index).json", document: document, stamp: nil, diagnostics: [])
+        }
+        return workspace.check()
+    }
+
+    private func kinds(_ room: CapturedRoom) -> [Finding.Kind] {
+        findings([.room(room)]).map(\.kind)
+    }
+
+    func testACleanRoomAndACleanStructureHaveNoFindings() {
+        XCTAssertEqual(kinds(cleanRoom()), [])
+        let rooms = [cleanRoom(), cleanRoom(floor: 2.8, story: 1)]
+        let structure = StructureMerger.merge(rooms).structure
+        XCTAssertEqual(findings([.structure(structure)]).map(\.kind), [], "two stories of one room each, merged")
+    }
+
+    func testEachProblemIsFoundAlone() {
+        var duplicate = cleanRoom()
+        var copy = duplicate.walls[2]
+        copy.identifier = id()
+        copy.transform.translation.x += 0.03
+        duplicate.walls.append(copy)
+        XCTAssertEqual(kinds(duplicate), [.duplicateWalls])
+
+        var gap = cleanRoom()
+        let segment = gap.walls[1].planSegment
+        gap.walls[1] = wall(from: segment.start + segment.direction.normalized * 0.15, to: segment.end)
+        gap.windows[0].parentIdentifier = gap.walls[1].identifier
+        XCTAssertEqual(kinds(gap), [.wallGap])
+
+        var off = cleanRoom()
+        off.doors[0].transform.translation += SIMD3(0.3 * off.walls[0].transform.column(2).x, 0, 0.3 * off.walls[0].transform.column(2).z)
+        XCTAssertEqual(kinds(off), [.offWall])
+
+        var through = cleanRoom()
+        let w = through.walls[2].planSegment
+        let inward = through.inwardNormal(of: through.walls[2])!
+        let spot = w.midpoint - inward * 0.2
+        through.objects[0].transform.translation = SIMD3(spot.x, 0.375, spot.z)
+        XCTAssertEqual(kinds(through), [.throughWall])
+
+        var floating = cleanRoom()
+        floating.objects[0].transform.translation.y += 0.6
+        XCTAssertEqual(kinds(floating), [.floating])
+        var stacked = floating
+        var base = cleanRoom().objects[0]
+        base.identifier = id()
+        base.dimensions.y = 0.6
+        base.transform.translation.y = 0.3
+        stacked.objects.append(base)
+        XCTAssertEqual(kinds(stacked), [], "a lamp on a table does not float")
+
+        var dangling = cleanRoom()
+        dangling.windows[0].parentIdentifier = "DEADBEEF-0000-4000-8000-000000000000"
+        XCTAssertEqual(kinds(dangling), [.danglingParent])
+
+        var outside = cleanRoom()
+        outside.sections[0].center.x += 9
+        XCTAssertEqual(kinds(outside), [.sectionOutside])
+
+        let overlapping = StructureMerger.merge([cleanRoom(), cleanRoom(offset: PlanPoint(x: 1.5, z: 0.5))]).structure
+        XCTAssertEqual(findings([.structure(overlapping)]).filter { $0.kind == .roomsOverlap }.count, 1)
+
+        let wrongStory = StructureMerger.merge([cleanRoom(), cleanRoom(offset: PlanPoint(x: 8, z: 0)),
+                                                cleanRoom(floor: 2.8, story: 0, offset: PlanPoint(x: 0, z: 8))]).structure
+        let storyFindings = findings([.structure(wrongStory)]).filter { $0.kind == .storyHeight }
+        XCTAssertEqual(storyFindings.count, 1)
+        XCTAssertTrue(storyFindings.first?.reason.contains("2.80 m") == true, storyFindings.first?.reason ?? "")
+    }
+}
