@@ -41,11 +41,36 @@ final class AlignCommandTests: XCTestCase {
     func testAlignRefusesWhatItCannotDo() throws {
         let folder = try Harness.temporaryFolder(self)
         let path = try Harness.generatedRoom(in: folder)
-        for (command, message) in [("align r1 using w1 to w2", "onto itself"), ("align r1 auto", "not built yet"),
+        for (command, message) in [("align r1 using w1 to w2", "onto itself"), ("align r1 auto", "no room is placed yet"),
                                    ("align r1 using w1 w2", "usage: align ROOM using"), ("align r1 using w1 to d1", "wall with a wall")] {
             let result = try Harness.run(["-q", path, "-c", command])
             XCTAssertEqual(result.status, 1, command)
             XCTAssertTrue(result.stderr.contains(message), "\(command): \(result.stderr)")
         }
+    }
+}
+
+/// Automatic alignment from the shell.
+final class AutoAlignCommandTests: XCTestCase {
+    func testAutoPlacesOrSaysItIsUnsureAndNextAndUndoWork() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 6, rooms: 5))
+        var paths: [String] = []
+        for capture in building.captures {
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let result = try Harness.run(paths + ["-c", "align r2 auto --best", "-c", "align r2 next", "-c", "history", "-c", "undo", "-c", "undo"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("best: score") && result.stderr.contains("runner-up: score"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("candidate 2"), result.stderr)
+        XCTAssertEqual(result.stdout.components(separatedBy: "align r2").count - 1, 2, "auto and next are one step each: \(result.stdout)")
+        let all = try Harness.run(paths + ["-c", "align --all auto", "-c", "history"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stderr.contains("placed ") || all.stderr.contains("nothing changed"), all.stderr)
+        let alone = try Harness.run([paths[0], "-c", "align --all auto"])
+        XCTAssertEqual(alone.status, 1)
+        XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)
     }
 }

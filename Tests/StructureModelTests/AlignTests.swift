@@ -177,3 +177,63 @@ final class StoryTests: XCTestCase {
         XCTAssertEqual(assignment.levels.flatMap(\.rooms), [rooms[0]])
     }
 }
+
+/// Automatic alignment of one room beside a placed one: found at any yaw when the evidence
+/// is unique; reported, not guessed, when two places fit as well.
+final class AutoAlignTests: XCTestCase {
+    /// Two captures of a building that share a door, with that door's pair index in each.
+    private func pair(seed: UInt64) throws -> (GeneratedBuilding, Int, Int) {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 4))
+        let a = building.captures[0], b = building.captures[1]
+        for (i, door) in a.room.doors.enumerated() {
+            for (j, other) in b.room.doors.enumerated()
+            where door.moved(by: a.placement).transform.translation.distance(to: other.moved(by: b.placement).transform.translation) < 0.01 {
+                return (building, i, j)
+            }
+        }
+        throw XCTSkip("seed \(seed): the first two rooms share no door")
+    }
+
+    func testAUniqueDoorwayPlacesTheRoomWhereTheTruthSaysAtAnyYaw() throws {
+        var checked = 0
+        for seed in UInt64(1)...8 {
+            guard let (building, i, j) = try? pair(seed: seed) else { continue }
+            var placed = building.captures[0].room
+            // Every other door of either room is clearly wider: the shared one is unique.
+            for index in placed.doors.indices where index != i { placed.doors[index].dimensions.x += 0.4 }
+            var moving = building.captures[1].room
+            for index in moving.doors.indices where index != j { moving.doors[index].dimensions.x += 0.8 }
+            let result = AutoAligner.search(moving, beside: [placed])
+            let best = try XCTUnwrap(result.candidates.first)
+            XCTAssertFalse(result.isAmbiguous, "seed \(seed): \(result.candidates.prefix(2).map { ($0.score, $0.walls, $0.doorways, $0.contradictions, $0.source) })")
+            XCTAssertGreaterThanOrEqual(best.doorways, 1)
+            let truth = building.captures[0].placement.inverse.composed(after: building.captures[1].placement)
+            let expected = moving.doors[j].moved(by: truth).transform.translation
+            let found = moving.doors[j].moved(by: best.motion).transform.translation
+            XCTAssertLessThan(found.distance(to: expected), 0.05, "seed \(seed)")
+            XCTAssertLessThan(abs(normalizedAngle(best.motion.yaw - truth.yaw)) * 180 / .pi, 1, "seed \(seed)")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 3)
+    }
+
+    func testTwoEquallyGoodPlacesAreReportedAsAmbiguous() throws {
+        let (building, i, _) = try pair(seed: 3)
+        var placed = building.captures[0].room
+        // A twin of the shared door in another wall of the placed room, and no other door.
+        let shared = placed.doors[i]
+        let host = placed.walls.first { $0.identifier == shared.parentIdentifier }!
+        let other = placed.walls.first { $0.identifier != host.identifier && abs($0.dimensions.x - host.dimensions.x) < 0.01 }
+            ?? placed.walls.first { $0.identifier != host.identifier }!
+        var twin = shared
+        twin.identifier = "7E7E7E7E-0000-4000-8000-000000000001"
+        twin.parentIdentifier = other.identifier
+        twin.transform = other.transform
+        twin.transform.translation.y = shared.transform.translation.y
+        placed.doors = [shared, twin]
+        placed.windows = []
+        let moving = building.captures[1].room
+        let result = AutoAligner.search(moving, beside: [placed])
+        XCTAssertTrue(result.isAmbiguous, "two doors of one width: \(result.candidates.prefix(2).map(\.score))")
+    }
+}

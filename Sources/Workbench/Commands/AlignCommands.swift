@@ -13,7 +13,8 @@ extension Shell {
                                      help: "keep the two planes D apart (a wall's thickness, when the scans saw its two faces)"),
                           OptionSpec("--along", value: .number, valueName: "D",
                                      help: "shift the room D along the other's wall or door from centred"),
-                          OptionSpec("--all", help: "align ... --all auto: every room (not built yet)")],
+                          OptionSpec("--all", help: "align --all auto: every room that is not placed yet"),
+                          OptionSpec("--best", help: "with auto: move the room even when the best place is too close to call")],
                 summary: "put a room where it belongs: one of its walls (doors) onto another room's",
                 details: """
                     align ROOM using WALL to WALL: turns and moves ROOM (and everything in it) so that its WALL and
@@ -23,6 +24,13 @@ extension Shell {
                     Only ROOM moves; one undo takes it back. wb says how far it moved and how well the two agree.
                     --offset D keeps the planes D apart (the wall's thickness, when one scan saw each face);
                     --along D slides the room along the wall; --flip puts it on the same side (a rescan).
+                    align ROOM auto finds where ROOM fits beside the rooms already placed (a structure's rooms, the
+                    first room file opened, and rooms aligned since): every doorway pair and wall pair is tried at any
+                    yaw and scored by how much wall and how many doorways then agree and how little the rooms overlap.
+                    wb prints the winner and the runner-up; when they are too close to call it moves nothing unless
+                    --best. align ROOM next moves it to the next candidate; undo takes a placement back.
+                    align --all auto places every other room, the most certain first, as one step, and lists the
+                    rooms it could not place with certainty.
                     """,
                 edits: true
             ) { invocation in
@@ -86,6 +94,82 @@ extension Shell {
                     + (report.joinedWalls > 0 ? "; \(report.joinedWalls) walls joined from several rooms" : ""))
     }
 
+    private func describe(_ placement: Placement) -> String {
+        "score \(formatted(placement.score, digits: 2)): \(placement.walls) walls and \(placement.doorways) doorways agree"
+            + (placement.overlap > 0.05 ? ", overlapping \(formatted(placement.overlap, digits: 2)) m²" : "")
+            + (placement.contradictions > 0 ? ", \(placement.contradictions) doorways or windows against a wall" : "")
+            + " (turn \(formatted(placement.motion.yaw * 180 / .pi, digits: 1))°)"
+    }
+
+    /// The rooms ROOM is aligned against, as captures.
+    private func placedCaptures(except room: Identity) -> [CapturedRoom] {
+        session.placedRooms.filter { $0 != room }.compactMap { session.workspace.capture($0) }
+    }
+
+    func alignAuto(_ room: Identity, invocation: Invocation) throws {
+        guard let capture = session.workspace.capture(room) else { throw CommandFailure("not a room", at: invocation.positionals[0]) }
+        let placed = placedCaptures(except: room)
+        guard !placed.isEmpty else {
+            throw CommandFailure("no room is placed yet to align \(handleText(room)) beside (open a structure, or align another room first)",
+                                 at: invocation.positionals[0])
+        }
+        let result = AutoAligner.search(capture, beside: placed)
+        guard let best = result.candidates.first, best.score > 0 else {
+            lastAutoAlignment = nil
+            throw CommandFailure("found no place where \(handleText(room))'s walls or doorways meet the placed rooms'", at: invocation.positionals[0])
+        }
+        inform("best: " + describe(best))
+        if result.candidates.count > 1 { inform("runner-up: " + describe(result.candidates[1])) }
+        if result.isAmbiguous && !invocation.flag("--best") {
+            lastAutoAlignment = (room, result.candidates, nil)
+            inform("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
+                   + "align \(handleText(room)) next tries the next)")
+            return
+        }
+        lastAutoAlignment = (room, result.candidates, 0)
+        let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: best.motion) }, at: invocation.positionals[0])
+        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate 1 of \(result.candidates.count))", placing: [room])
+    }
+
+    func alignNext(_ room: Identity, invocation: Invocation) throws {
+        guard let last = lastAutoAlignment, last.room == room else {
+            throw CommandFailure("align \(handleText(room)) auto first (next tries its next candidate)", at: invocation.positionals[0])
+        }
+        let next = (last.applied ?? -1) + 1
+        guard next < last.candidates.count else {
+            throw CommandFailure("no more candidates for \(handleText(room)) (there were \(last.candidates.count))", at: invocation.positionals[0])
+        }
+        // Candidates are motions from where the room was; undo the one applied, then apply the next.
+        let back = last.applied.map { last.candidates[$0].motion.inverse } ?? .identity
+        let motion = last.candidates[next].motion.composed(after: back)
+        let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) }, at: invocation.positionals[0])
+        inform("candidate \(next + 1): " + describe(last.candidates[next]))
+        lastAutoAlignment = (room, last.candidates, next)
+        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(last.candidates.count))", placing: [room])
+    }
+
+    /// Every room not yet placed, the most certain first, as one step.
+    func alignAll(_ invocation: Invocation) throws {
+        let placed = session.placedRooms
+        let waiting = session.files.flatMap(\.rooms).filter { !placed.contains($0) }
+        guard !placed.isEmpty, !waiting.isEmpty else {
+            throw CommandFailure(placed.isEmpty ? "no room is open" : "every open room is placed already", at: invocation.name)
+        }
+        let workspace = session.workspace
+        let result: AssemblyResult
+        do {
+            result = try workspace.planAssembly(placed: placed, waiting: waiting)
+        } catch {
+            throw CommandFailure(error.message, at: invocation.name)
+        }
+        for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
+        for room in result.unplaced {
+            warn("\(handleText(room)) was not placed: no place beside the others is certain enough (align \(handleText(room)) auto shows the candidates)")
+        }
+        let count = result.placed.count
+        try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")", placing: result.placed.map(\.room))
+    }
+
     /// `export structure PATH [NAME]`.
     func exportStructure(to path: Argument, name: Argument?) throws {
         let structures = session.files.filter(\.isStructure)
@@ -117,9 +201,15 @@ extension Shell {
     func align(_ invocation: Invocation) throws {
         let roomWord = invocation.positionals[0]
         let words = Array(invocation.positionals.dropFirst())
-        if invocation.flag("--all") || words.first?.text == "auto" || words.first?.text == "next" {
-            throw CommandFailure("automatic alignment is not built yet: align ROOM using WALL to WALL (or DOOR to DOOR)",
-                                 at: words.first ?? roomWord)
+        if invocation.flag("--all") {
+            guard roomWord.text == "auto", words.isEmpty else { throw CommandFailure("usage: align --all auto", at: roomWord) }
+            try alignAll(invocation)
+            return
+        }
+        if words.count == 1, words[0].text == "auto" || words[0].text == "next" {
+            let room = try resolve(roomWord, allowed: [.room], what: "ROOM")
+            try words[0].text == "auto" ? alignAuto(room, invocation: invocation) : alignNext(room, invocation: invocation)
+            return
         }
         guard words.count == 4, words[0].text == "using", words[2].text == "to" else {
             throw CommandFailure("usage: align ROOM using WALL to WALL, or align ROOM using DOOR to DOOR", at: words.first ?? roomWord)
@@ -147,7 +237,7 @@ extension Shell {
         let agreement = "now \(formatted(alignment.separation, digits: 3)) m apart, \(formatted(alignment.angle, digits: 1))° between them, "
             + "\(formatted(a, digits: 2)) and \(formatted(b, digits: 2)) m wide, overlapping \(Int((alignment.overlap * 100).rounded()))%"
         let done = moved + " " + pair + ": " + agreement
-        try perform(plan, text: invocation.text, done: done)
+        try perform(plan, text: invocation.text, done: done, placing: [room])
         let difference: Double = abs(a - b)
         if difference > 0.05 && element.kind != .wall {
             inform("note: the two are \(formatted(difference * 100, digits: 0)) cm different in width: are they the same doorway?")

@@ -3,12 +3,12 @@ import StructureModel
 
 extension Shell {
     /// Applies an edit as one undoable step, then tells the person what happened.
-    func perform(_ plan: EditPlan, text: String, done: String) throws {
+    func perform(_ plan: EditPlan, text: String, done: String, placing placed: [Identity] = []) throws {
         if plan.changes.isEmpty {
             inform("nothing changed: \(done) already")
             return
         }
-        session.perform(plan, text: text)
+        session.perform(plan, text: text, placing: placed)
         inform(done)
         for note in plan.notes { inform("note: \(note)") }
     }

@@ -12,6 +12,9 @@ public struct LoadError: Error, Sendable, Equatable {
 public struct HistoryEntry: Sendable {
     public var text: String
     public var step: Step
+    /// Rooms this step put in place (`align`): while it is done, they count as placed for
+    /// automatic alignment of other rooms.
+    public var placed: [Identity] = []
 }
 
 /// The state of a wb session: what is open (the workspace) and the undo history.
@@ -125,11 +128,23 @@ public struct Session: Sendable {
     /// Applies an edit as one undoable step. Inside a script, steps are folded into one
     /// when the script ends (and until then `undo` inside the script takes back its own
     /// last command).
-    public mutating func perform(_ plan: EditPlan, text: String) {
+    public mutating func perform(_ plan: EditPlan, text: String, placing placed: [Identity] = []) {
         guard !plan.changes.isEmpty else { return }
         let step = workspace.perform(plan.changes)
         redoStack.removeAll()
-        undoStack.append(HistoryEntry(text: text, step: step))
+        undoStack.append(HistoryEntry(text: text, step: step, placed: placed))
+    }
+
+    /// The rooms that stay where they are for automatic alignment: a structure's rooms, the
+    /// first room file opened, and rooms aligned by steps that are done (not undone).
+    public var placedRooms: [Identity] {
+        var result: [Identity] = []
+        var seen = Set<Identity>()
+        func add(_ room: Identity) { if workspace.exists(room), seen.insert(room).inserted { result.append(room) } }
+        for file in workspace.files where file.isStructure { file.rooms.forEach(add) }
+        if let first = workspace.files.first(where: { !$0.isStructure }) { first.rooms.forEach(add) }
+        for entry in undoStack { entry.placed.forEach(add) }
+        return result
     }
 
     /// Starts a script: its edits become one step named `text`. Scripts nest.
@@ -149,8 +164,9 @@ public struct Session: Sendable {
         let steps = undoStack[start...]
         guard steps.count > 1 || (steps.count == 1 && steps.first?.text != groupText) else { return }
         let merged = Step.folding(steps.map(\.step))
+        let placed = steps.flatMap(\.placed)
         undoStack.removeSubrange(start...)
-        if !merged.isEmpty { undoStack.append(HistoryEntry(text: groupText, step: merged)) }
+        if !merged.isEmpty { undoStack.append(HistoryEntry(text: groupText, step: merged, placed: placed)) }
     }
 
     public mutating func undo() -> HistoryEntry? {

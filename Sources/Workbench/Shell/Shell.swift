@@ -29,6 +29,9 @@ public final class Shell {
     public var confirm: ((String) -> Bool)?
     /// Scripts being run by `source`, innermost last, to refuse cycles.
     var sourceStack: [String] = []
+    /// The candidates of the last `align ROOM auto`, for `align ROOM next`, and which of
+    /// them the room was moved to (nil when it was left where it was).
+    var lastAutoAlignment: (room: Identity, candidates: [Placement], applied: Int?)?
 
     public init(options: ShellOptions = ShellOptions(), output: OutputSink) {
         self.options = options

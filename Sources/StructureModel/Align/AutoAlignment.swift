@@ -1,0 +1,351 @@
+import Foundation
+
+/// One way a room could sit beside the rooms already placed, and how well it fits.
+public struct Placement: Sendable, Equatable {
+    /// The motion from where the room is now.
+    public var motion: RigidMotion
+    /// Metres of wall that agree plus a bonus per doorway that meets one, less the area by
+    /// which the room would overlap the placed rooms (m², weighted).
+    public var score: Double
+    /// What agreed: walls matched, doorways matched, overlap with the placed rooms (m²).
+    public var walls: Int
+    public var doorways: Int
+    public var overlap: Double
+    /// What contradicts it: doorways that would open into a wall, windows that would look
+    /// into a room.
+    public var contradictions: Int
+    /// Which pair of elements suggested it (indices into the room's and the placed elements).
+    public var source: String
+}
+
+/// What a search for a room's place found: the best candidates, best first, each a
+/// distinct place (candidates that put the room within a few centimetres and a degree of a
+/// better one are folded into it).
+public struct AutoAlignment: Sendable {
+    public var candidates: [Placement]
+    /// Whether the best and the runner-up are too close to call.
+    public var isAmbiguous: Bool
+}
+
+/// Automatic alignment: hypotheses from every doorway pair (a door or opening of the room
+/// against one of the placed rooms' of about its width, each room on its own side) and
+/// every wall pair (centred, and end to end either way), each scored by how much of the
+/// room's walls and doorways then agree with the placed rooms' and how little the room
+/// overlaps them; the best refined by least squares over what agreed. Works at any yaw:
+/// the turn comes from the pair, not from a search around the current heading.
+public enum AutoAligner {
+    public struct Tolerances: Sendable {
+        public var parallel = 4.0 * .pi / 180
+        /// Copies of one wall seen from two rooms are at most a wall's thickness apart.
+        public var wallGap = 0.45
+        public var minimumOverlap = 0.3
+        public var doorWidth = 0.15
+        public var doorDistance = 0.45
+        /// Candidates closer than this are one place.
+        public var samePlace = 0.08
+        public var sameTurn = 2.0 * .pi / 180
+        /// A runner-up scoring at least this fraction of the best makes the choice ambiguous.
+        public var ambiguity = 0.85
+        public init() {}
+    }
+
+    struct Wall {
+        var segment: PlanSegment
+        var inward: PlanPoint
+        var bottom: Double
+    }
+
+    struct Doorway {
+        var surface: Surface
+        var segment: PlanSegment
+        var inward: PlanPoint
+        var bottom: Double
+    }
+
+    /// The placed rooms as one set of walls, doorways and outlines, with grids to find them.
+    struct Scene {
+        var walls: [Wall] = []
+        var doorways: [Doorway] = []
+        var outlines: [[PlanPoint]] = []
+        var wallGrid = PlanGrid<Int>(cellSize: 1.0)
+        var doorGrid = PlanGrid<Int>(cellSize: 1.0)
+        var windows: [PlanSegment] = []
+        var windowGrid = PlanGrid<Int>(cellSize: 1.0)
+        var floor: Double?
+
+        init(_ rooms: [CapturedRoom]) {
+            var floors: [Double] = []
+            for room in rooms {
+                for wall in room.walls {
+                    guard let inward = room.inwardNormal(of: wall), wall.planSegment.length > 0.05 else { continue }
+                    wallGrid.insert(walls.count, covering: wall.planSegment.bounds)
+                    walls.append(Wall(segment: wall.planSegment, inward: inward, bottom: ManualAlignment.bottom(of: wall)))
+                }
+                for door in room.doors + room.openings {
+                    guard let inward = room.inwardNormal(of: door) else { continue }
+                    doorGrid.insert(doorways.count, at: door.planSegment.midpoint)
+                    doorways.append(Doorway(surface: door, segment: door.planSegment, inward: inward, bottom: ManualAlignment.bottom(of: door)))
+                }
+                for window in room.windows {
+                    windowGrid.insert(windows.count, at: window.planSegment.midpoint)
+                    windows.append(window.planSegment)
+                }
+                outlines += room.planOutlines
+                if let height = room.floorHeight { floors.append(height) }
+            }
+            floor = floors.min()
+        }
+    }
+
+    /// Where `room` fits beside `placed` (rooms in the frame it should join).
+    public static func search(_ room: CapturedRoom, beside placed: [CapturedRoom], tolerances: Tolerances = Tolerances()) -> AutoAlignment {
+        let scene = Scene(placed)
+        let own = Scene([room])
+        var hypotheses: [(RigidMotion, String)] = []
+        // Doorway pairs: the strongest evidence (two rooms meet through it).
+        for (i, door) in own.doorways.enumerated() {
+            for (j, other) in scene.doorways.enumerated() where abs(door.segment.length - other.segment.length) <= tolerances.doorWidth {
+                hypotheses.append((motion(door.segment, door.inward, door.bottom, onto: other.segment, other.inward, other.bottom, along: 0),
+                                   "doorway \(i) onto \(j)"))
+            }
+        }
+        // Wall pairs: centred, and with either end on an end.
+        for (i, wall) in own.walls.enumerated() {
+            for (j, other) in scene.walls.enumerated() {
+                let slack = (other.segment.length - wall.segment.length) / 2
+                for along in Set([0, slack, -slack]) {
+                    hypotheses.append((motion(wall.segment, wall.inward, wall.bottom, onto: other.segment, other.inward, other.bottom, along: along),
+                                       "wall \(i) onto \(j)"))
+                }
+            }
+        }
+        var scored = hypotheses.map { score($0.0, source: $0.1, own: own, room: room, scene: scene, tolerances: tolerances) }
+        scored.sort { $0.score > $1.score }
+        var distinct: [Placement] = []
+        for candidate in scored where !distinct.contains(where: { same($0.motion, candidate.motion, tolerances) }) {
+            distinct.append(candidate)
+            if distinct.count == 8 { break }
+        }
+        if let best = distinct.first {
+            distinct[0] = refine(best, own: own, room: room, scene: scene, tolerances: tolerances)
+        }
+        let ambiguous = distinct.count > 1 && distinct[1].score >= tolerances.ambiguity * distinct[0].score
+        return AutoAlignment(candidates: distinct, isAmbiguous: ambiguous || (distinct.first?.score ?? 0) <= 0)
+    }
+
+    /// The motion that puts segment `a` (room on side `inA`) on segment `b` (room on side
+    /// `inB`), each room on its own side, middles `along` apart, bottoms level.
+    static func motion(_ a: PlanSegment, _ inA: PlanPoint, _ bottomA: Double, onto b: PlanSegment, _ inB: PlanPoint, _ bottomB: Double,
+                       along: Double) -> RigidMotion {
+        let yaw = ManualAlignment.turn(from: inA, to: inB * -1)
+        let middle = RigidMotion(yaw: yaw).apply(toPoint: SIMD3(a.midpoint.x, 0, a.midpoint.z))
+        let goal = b.midpoint + b.direction.normalized * along
+        return RigidMotion(yaw: yaw, translation: SIMD3(goal.x - middle.x, bottomB - bottomA, goal.z - middle.z))
+    }
+
+    static func same(_ a: RigidMotion, _ b: RigidMotion, _ t: Tolerances) -> Bool {
+        abs(normalizedAngle(a.yaw - b.yaw)) < t.sameTurn
+            && PlanPoint(x: a.translation.x - b.translation.x, z: a.translation.z - b.translation.z).length < t.samePlace
+    }
+
+    /// What agrees when the room is moved by `motion`.
+    static func matches(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances t: Tolerances)
+        -> (walls: [(Int, Int, Double)], doorways: [(Int, Int)]) {
+        var walls: [(Int, Int, Double)] = []
+        for (i, wall) in own.walls.enumerated() {
+            let moved = move(wall.segment, motion)
+            var best: (Int, Double)?
+            for j in scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap)) {
+                let overlap = moved.overlap(with: scene.walls[j].segment)
+                guard overlap.angle <= t.parallel, abs(overlap.offset) <= t.wallGap, overlap.length >= t.minimumOverlap else { continue }
+                if overlap.length > (best?.1 ?? 0) { best = (j, overlap.length) }
+            }
+            if let best { walls.append((i, best.0, best.1)) }
+        }
+        var doorways: [(Int, Int)] = []
+        for (i, door) in own.doorways.enumerated() {
+            let moved = move(door.segment, motion)
+            if let j = scene.doorGrid.elements(within: t.doorDistance, of: moved.midpoint)
+                .filter({ abs(scene.doorways[$0].segment.length - moved.length) <= t.doorWidth })
+                .min(by: { abs(scene.doorways[$0].segment.length - moved.length) < abs(scene.doorways[$1].segment.length - moved.length) }) {
+                doorways.append((i, j))
+            }
+        }
+        return (walls, doorways)
+    }
+
+    static func score(_ motion: RigidMotion, source: String, own: Scene, room: CapturedRoom, scene: Scene, tolerances: Tolerances) -> Placement {
+        let (walls, doorways) = matches(motion, own: own, scene: scene, tolerances: tolerances)
+        let moved = own.outlines.map { $0.map { move($0, motion) } }
+        var overlap = 0.0
+        for outline in moved {
+            guard let bounds = PlanBounds(containing: outline) else { continue }
+            for other in scene.outlines {
+                guard let otherBounds = PlanBounds(containing: other), bounds.intersects(otherBounds) else { continue }
+                overlap += outline.overlapArea(with: other)
+            }
+        }
+        let contradictions = self.contradictions(motion, own: own, scene: scene, tolerances: tolerances)
+        let wallLength = walls.reduce(0) { $0 + $1.2 }
+        // A doorway counts the more, the closer its two sides' widths (the same doorway
+        // measured twice differs by a few centimetres at most).
+        let doorwayValue = doorways.reduce(0.0) { sum, pair in
+            let difference = abs(own.doorways[pair.0].segment.length - scene.doorways[pair.1].segment.length)
+            return sum + 2.5 * (1 - difference / tolerances.doorWidth)
+        }
+        let value = wallLength + doorwayValue - 3 * overlap - 2 * Double(contradictions)
+        return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count, overlap: overlap,
+                         contradictions: contradictions, source: source)
+    }
+
+    /// Doorways of either side that would open into the other's wall (no doorway there),
+    /// and windows of either side in a wall the other room is behind.
+    static func contradictions(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances t: Tolerances) -> Int {
+        func lies(on wall: PlanSegment, _ opening: PlanSegment) -> Bool {
+            let overlap = wall.overlap(with: opening)
+            return overlap.angle <= t.parallel && abs(overlap.offset) <= t.wallGap && overlap.length >= 0.5 * opening.length
+        }
+        var count = 0
+        let movedWalls = own.walls.map { move($0.segment, motion) }
+        // Own doorways and windows against the placed walls.
+        for door in own.doorways {
+            let moved = move(door.segment, motion)
+            let walls = scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap))
+            if walls.contains(where: { lies(on: scene.walls[$0].segment, moved) }),
+               !scene.doorGrid.elements(within: t.doorDistance, of: moved.midpoint).contains(where: { abs(scene.doorways[$0].segment.length - moved.length) <= t.doorWidth }) {
+                count += 1
+            }
+        }
+        for window in own.windows {
+            let moved = move(window, motion)
+            if scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap)).contains(where: { lies(on: scene.walls[$0].segment, moved) }) {
+                count += 1
+            }
+        }
+        // The placed rooms' doorways and windows against the moved room's walls.
+        let movedDoors = own.doorways.map { move($0.segment, motion) }
+        for wall in movedWalls {
+            let area = wall.bounds.expanded(by: t.wallGap)
+            for j in scene.doorGrid.elements(intersecting: area) where lies(on: wall, scene.doorways[j].segment) {
+                let other = scene.doorways[j].segment
+                if !movedDoors.contains(where: { $0.midpoint.distance(to: other.midpoint) <= t.doorDistance }) { count += 1 }
+            }
+            for j in scene.windowGrid.elements(intersecting: area) where lies(on: wall, scene.windows[j]) { count += 1 }
+        }
+        return count
+    }
+
+    /// A small correction by least squares: the turn that makes matched walls parallel, then
+    /// the shift that puts matched doorways' middles together along their walls and collinear
+    /// walls (same side, nearly on one line) on one line. Kept only if it scores no worse.
+    static func refine(_ placement: Placement, own: Scene, room: CapturedRoom, scene: Scene, tolerances: Tolerances) -> Placement {
+        var current = placement
+        for _ in 0..<2 {
+            let (walls, doorways) = matches(current.motion, own: own, scene: scene, tolerances: tolerances)
+            guard !walls.isEmpty else { break }
+            // Turn: length-weighted mean of the angle from each moved wall to its partner's line.
+            var turn = 0.0, weight = 0.0
+            for (i, j, length) in walls {
+                let a = move(own.walls[i].segment, current.motion).direction, b = scene.walls[j].segment.direction
+                var angle = atan2(a.cross(b), a.dot(b))
+                if angle > .pi / 2 { angle -= .pi } else if angle < -.pi / 2 { angle += .pi }
+                turn += angle * length
+                weight += length
+            }
+            // atan2 of cross and dot measures the turn in yaw's own sense.
+            let correction = turn / weight
+            // Turning about the room's middle keeps the rest of the fit where it was.
+            let pivot = own.outlines.first.flatMap { PlanBounds(containing: $0.map { move($0, current.motion) }) }?.centre ?? PlanPoint(x: 0, z: 0)
+            let pivot3 = SIMD3(pivot.x, 0, pivot.z)
+            let turnAbout = RigidMotion(translation: pivot3).composed(after: RigidMotion(yaw: correction).composed(after: RigidMotion(translation: -pivot3)))
+            var motion = turnAbout.composed(after: current.motion)
+            // Shift: normal equations over point-to-line (collinear walls) and along-wall (doorways) terms.
+            var a11 = 0.0, a12 = 0.0, a22 = 0.0, b1 = 0.0, b2 = 0.0
+            func add(_ n: PlanPoint, _ residual: Double, _ w: Double) {
+                a11 += w * n.x * n.x; a12 += w * n.x * n.z; a22 += w * n.z * n.z
+                b1 -= w * n.x * residual; b2 -= w * n.z * residual
+            }
+            for (i, j, length) in walls {
+                let moved = move(own.walls[i].segment, motion), target = scene.walls[j]
+                let sameSide = move(own.walls[i].inward, RigidMotion(yaw: motion.yaw)).dot(target.inward) > 0
+                let offset = target.segment.signedDistance(to: moved.midpoint)
+                // Walls on one side and one line (a facade along two rooms, a rescan) should meet.
+                if sameSide && abs(offset) < 0.1 { add(target.segment.normal, offset, length) }
+            }
+            for (i, j) in doorways {
+                let moved = move(own.doorways[i].segment, motion), target = scene.doorways[j].segment
+                let direction = target.direction.normalized
+                add(direction, (moved.midpoint - target.midpoint).dot(direction), 1.5)
+                // Across a doorway with nothing else to go by, its two sides meet.
+                add(target.normal, target.signedDistance(to: moved.midpoint), 0.2)
+            }
+            let determinant = a11 * a22 - a12 * a12
+            if determinant > 1e-9 {
+                let dx = (b1 * a22 - b2 * a12) / determinant, dz = (a11 * b2 - a12 * b1) / determinant
+                motion = RigidMotion(yaw: motion.yaw, translation: motion.translation + SIMD3(dx, 0, dz))
+            }
+            let refined = score(motion, source: current.source, own: own, room: room, scene: scene, tolerances: tolerances)
+            guard refined.score >= current.score - 1e-6 else { break }
+            current = refined
+        }
+        return current
+    }
+
+    static func move(_ segment: PlanSegment, _ motion: RigidMotion) -> PlanSegment {
+        PlanSegment(start: move(segment.start, motion), end: move(segment.end, motion))
+    }
+
+    static func move(_ point: PlanPoint, _ motion: RigidMotion) -> PlanPoint {
+        PlanPoint(motion.apply(toPoint: SIMD3(point.x, 0, point.z)))
+    }
+}
+
+/// What `align --all auto` did.
+public struct AssemblyResult: Sendable {
+    public var plan: EditPlan
+    /// The rooms placed, in order, each with the placement chosen.
+    public var placed: [(room: Identity, placement: Placement)]
+    /// Rooms no place was certain enough for.
+    public var unplaced: [Identity]
+}
+
+extension Workspace {
+    /// Places every room of `waiting` beside `placed`, the most certain first: each round
+    /// scores every waiting room beside all placed so far (so a room placed through a chain
+    /// of others must agree with all of them) and places the one whose best candidate scores
+    /// highest without being ambiguous. Rooms left are reported, not guessed.
+    public func planAssembly(placed anchors: [Identity], waiting start: [Identity]) throws(EditError) -> AssemblyResult {
+        var working = self
+        var placed = anchors
+        var waiting = start
+        var result = AssemblyResult(plan: EditPlan(), placed: [], unplaced: [])
+        var cache: [Identity: (count: Int, alignment: AutoAlignment)] = [:]
+        while !waiting.isEmpty {
+            let scene = placed.compactMap { working.capture($0) }
+            var best: (index: Int, placement: Placement)?
+            for (index, room) in waiting.enumerated() {
+                guard let capture = working.capture(room) else { continue }
+                // A room's candidates change only when rooms were placed since it was scored.
+                let alignment: AutoAlignment
+                if let cached = cache[room], cached.count == placed.count {
+                    alignment = cached.alignment
+                } else {
+                    alignment = AutoAligner.search(capture, beside: scene)
+                    cache[room] = (placed.count, alignment)
+                }
+                guard let top = alignment.candidates.first, top.score > 0, !alignment.isAmbiguous else { continue }
+                if top.score > (best?.placement.score ?? -.infinity) { best = (index, top) }
+            }
+            guard let chosen = best else { break }
+            let room = waiting.remove(at: chosen.index)
+            let plan = try working.planMove(room: room, by: chosen.placement.motion)
+            _ = working.perform(plan.changes)
+            result.plan.changes += plan.changes
+            for note in plan.notes where !result.plan.notes.contains(note) { result.plan.notes.append(note) }
+            placed.append(room)
+            result.placed.append((room, chosen.placement))
+        }
+        result.unplaced = waiting
+        return result
+    }
+}
