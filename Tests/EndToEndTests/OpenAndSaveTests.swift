@@ -59,6 +59,29 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertEqual((truth["captures"] as! [Any]).count, 9)
     }
 
+    func testGeneratorWritesRescansAndExactCapturesOnRequest() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let exact = folder.appendingPathComponent("exact"), noisy = folder.appendingPathComponent("noisy")
+        for (out, noise) in [(exact, "0"), (noisy, "1")] {
+            let gen = try Harness.run(["--rooms", "5", "--seed", "3", "--rescans", "2", "--noise", noise, "--out", out.path],
+                                      executable: Harness.wbgen)
+            XCTAssertEqual(gen.status, 0, gen.stderr)
+            XCTAssertEqual(gen.stdout, "wrote 5 rooms and 2 rescans over 1 story to \(out.path)\n")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: exact.appendingPathComponent("rooms").path)
+        XCTAssertEqual(files.filter { $0.hasSuffix("-rescan.json") }.count, 2)
+        XCTAssertEqual(files.count, 7)
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: exact.appendingPathComponent("ground-truth.json")))
+            as! [String: Any]
+        let captures = truth["captures"] as! [[String: Any]]
+        XCTAssertEqual(captures.compactMap { $0["rescanOf"] as? String }.count, 2)
+        XCTAssertEqual(try Data(contentsOf: exact.appendingPathComponent("structure.json")),
+                       try Data(contentsOf: noisy.appendingPathComponent("structure.json")), "noise is only in the captures")
+        let bad = try Harness.run(["--noise", "lots", "--out", folder.path], executable: Harness.wbgen)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--noise needs a number"), bad.stderr)
+    }
+
     func testVersionAndHelp() throws {
         let version = try Harness.run(["--version"])
         XCTAssertEqual(version.status, 0)
