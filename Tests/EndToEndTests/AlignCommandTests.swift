@@ -7,34 +7,47 @@ import XCTest
 final class AlignCommandTests: XCTestCase {
     func testAlignThroughADoorThenUndoAndSave() throws {
         let folder = try Harness.temporaryFolder(self)
-        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 3))
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, noise: 0))
+        // Two rooms that share a door: the doors of each that land side by side once placed,
+        // across at most the wall's thickness (each scan may have seen its own face).
+        var found: (a: Int, b: Int, i: Int, j: Int, separation: Double)?
+        for a in building.captures.indices {
+            for b in building.captures.indices where b != a && found == nil {
+                for (i, x) in building.captures[a].room.doors.enumerated() {
+                    for (j, y) in building.captures[b].room.doors.enumerated() {
+                        let s = x.moved(by: building.captures[a].placement).planSegment
+                        let t = y.moved(by: building.captures[b].placement).planSegment
+                        let overlap = s.overlap(with: t)
+                        if overlap.angle < 1e-3, abs(overlap.offset) < 0.45, abs(s.length - t.length) < 1e-3, s.midpoint.distance(to: t.midpoint) < 0.45 {
+                            found = (a, b, i, j, abs(overlap.offset))
+                        }
+                    }
+                }
+            }
+        }
+        let pair = try XCTUnwrap(found, "two rooms share a door")
+        let captures = [building.captures[pair.a], building.captures[pair.b]]
         var paths: [String] = []
-        for capture in building.captures.prefix(2) {
+        for capture in captures {
             let path = folder.appendingPathComponent(capture.fileName).path
             try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
-        // The door the two rooms share: the one of each that lands in the same place.
-        let placed = building.captures.prefix(2).map { capture in capture.room.doors.map { $0.moved(by: capture.placement) } }
-        var pair: (Int, Int)?
-        for (i, a) in placed[0].enumerated() {
-            for (j, b) in placed[1].enumerated() where a.transform.translation.distance(to: b.transform.translation) < 0.01 { pair = (i, j) }
-        }
-        let (i, j) = try XCTUnwrap(pair, "the first two rooms share a door")
-        let first = "d\(i + 1)", second = "d\(building.captures[0].room.doors.count + j + 1)"
+        let first = "d\(pair.i + 1)", second = "d\(captures[0].room.doors.count + pair.j + 1)"
+        let command = "align r2 using \(second) to \(first) --offset \(pair.separation)"
         let original = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
-        let result = try Harness.run(paths + ["-c", "align r2 using \(second) to \(first)", "-c", "history", "-c", "undo", "-c", "save"])
+        let result = try Harness.run(paths + ["-c", command, "-c", "history", "-c", "undo", "-c", "save"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("r2 moved") && result.stderr.contains("now 0.000 m apart"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("r2 moved") && result.stderr.contains("overlapping 100%"), result.stderr)
         XCTAssertTrue(result.stdout.contains("align r2 using"), "one step in the history")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[1])), original, "undone: nothing to save")
-        let saved = try Harness.run(paths + ["-q", "-c", "align r2 using \(second) to \(first)", "-c", "save"])
+        let saved = try Harness.run(paths + ["-q", "-c", command, "-c", "save"])
         XCTAssertEqual(saved.status, 0, saved.stderr)
         guard case .room(let moved) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[1])))) else {
             return XCTFail()
         }
-        let relative = building.captures[0].placement.inverse.composed(after: building.captures[1].placement)
-        let expected = building.captures[1].room.walls[0].moved(by: relative).transform.translation
+        let relative = captures[0].placement.inverse.composed(after: captures[1].placement)
+        let expected = captures[1].room.walls[0].moved(by: relative).transform.translation
         XCTAssertLessThan(moved.walls[0].transform.translation.distance(to: expected), 1e-3, "r2 is where the ground truth says")
     }
 

@@ -3,6 +3,23 @@ import XCTest
 
 /// wb's StructureBuilder against what a generated building's structure says.
 final class MergeTests: XCTestCase {
+    /// The ground truth's structure walls, those that stand for a common room wall counted as
+    /// one: a long hallway wall seen from the hallway is one wall with the shorter walls of
+    /// the rooms across it (Apple's merge joins them), where the generator keeps one
+    /// structure wall per room it divides.
+    static func expectedWalls(_ building: GeneratedBuilding) -> Int {
+        let walls = building.provenance.filter { $0.array == .walls }
+        var sets = DisjointSets(count: walls.count)
+        var owner: [String: Int] = [:]
+        for (index, wall) in walls.enumerated() {
+            for source in wall.sources {
+                let key = source.file + "/" + source.identifier
+                if let other = owner[key] { sets.union(index, other) } else { owner[key] = index }
+            }
+        }
+        return sets.groups().count
+    }
+
     func testMergingTheRoomsGivesTheStructuresCounts() throws {
         for seed in UInt64(1)...8 {
             let stories = Int(seed % 3) + 1
@@ -10,7 +27,7 @@ final class MergeTests: XCTestCase {
             let truth = building.structure.merged
             let result = StructureMerger.merge(building.structure.rooms)
             let merged = result.structure.merged
-            XCTAssertEqual(merged.walls.count, truth.walls.count, "walls, seed \(seed)")
+            XCTAssertEqual(merged.walls.count, Self.expectedWalls(building), "walls, seed \(seed)")
             XCTAssertEqual(merged.doors.count, truth.doors.count, "doors, seed \(seed)")
             XCTAssertEqual(merged.windows.count, truth.windows.count, "windows, seed \(seed)")
             XCTAssertEqual(merged.openings.count, truth.openings.count, "openings, seed \(seed)")

@@ -126,8 +126,11 @@ public enum AutoAligner {
             distinct.append(candidate)
             if distinct.count == 8 { break }
         }
-        if let best = distinct.first {
-            distinct[0] = refine(best, own: own, room: room, scene: scene, tolerances: tolerances)
+        // Refined, near candidates become one place: fold them again, best first.
+        let refined = distinct.map { refine($0, own: own, room: room, scene: scene, tolerances: tolerances) }.sorted { $0.score > $1.score }
+        distinct = []
+        for candidate in refined where !distinct.contains(where: { same($0.motion, candidate.motion, tolerances) }) {
+            distinct.append(candidate)
         }
         let ambiguous = distinct.count > 1 && distinct[1].score >= tolerances.ambiguity * distinct[0].score
         return AutoAlignment(candidates: distinct, isAmbiguous: ambiguous || (distinct.first?.score ?? 0) <= 0)
@@ -189,9 +192,13 @@ public enum AutoAligner {
         let wallLength = walls.reduce(0) { $0 + $1.2 }
         // A doorway counts the more, the closer its two sides' widths (the same doorway
         // measured twice differs by a few centimetres at most).
+        // ... and the closer its two middles along the wall (across, the scans may have seen
+        // the two faces of a thick wall).
         let doorwayValue = doorways.reduce(0.0) { sum, pair in
-            let difference = abs(own.doorways[pair.0].segment.length - scene.doorways[pair.1].segment.length)
-            return sum + 2.5 * (1 - difference / tolerances.doorWidth)
+            let mine = move(own.doorways[pair.0].segment, motion), theirs = scene.doorways[pair.1].segment
+            let difference = abs(mine.length - theirs.length)
+            let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
+            return sum + 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
         }
         let value = wallLength + doorwayValue - 3 * overlap - 2 * Double(contradictions)
         return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count, overlap: overlap,

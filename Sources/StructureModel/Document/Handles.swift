@@ -113,8 +113,10 @@ public struct HandleTable: Sendable {
 
 /// Links the rooms of a `CapturedStructure` to the structure-level arrays Apple's merge
 /// built from them (provenance), so an edit of a room keeps both in step. A room element
-/// stands for the structure-level element with its identifier or, failing that, one of
-/// its kind in the same place (within 5 cm). Several room elements may stand for one
+/// stands for the structure-level element with its identifier or, failing that, the one
+/// merge would have joined it into: a wall up to a wall's thickness away along which it
+/// runs, a door or window on the other side of the wall, an object or section of its kind
+/// in the same place (within 5 cm). Several room elements may stand for one
 /// structure-level element (a wall seen from two rooms, one floor under several rooms).
 /// Linear in the file: identifiers through a dictionary, places through a grid.
 enum StructureTwins {
@@ -128,11 +130,18 @@ enum StructureTwins {
         var grids: [ElementKind: PlanGrid<Int>] = [:]
         func grid(_ kind: ElementKind) -> PlanGrid<Int> {
             if let grid = grids[kind] { return grid }
-            var grid = PlanGrid<Int>(cellSize: 0.5)
-            for index in 0..<merged.count(of: kind) { grid.insert(index, at: merged.anchorPoint(kind, at: index)) }
+            var grid = PlanGrid<Int>(cellSize: 1)
+            for index in 0..<merged.count(of: kind) {
+                if kind == .wall {
+                    grid.insert(index, covering: merged.walls[index].planSegment.bounds)
+                } else {
+                    grid.insert(index, at: merged.anchorPoint(kind, at: index))
+                }
+            }
             grids[kind] = grid
             return grid
         }
+        let options = MergeOptions()
         for roomID in file.roomIDs {
             let scope = Scope.room(roomID)
             guard let room = file.capture(scope), let keys = file.keys[scope] else { continue }
@@ -143,6 +152,20 @@ enum StructureTwins {
                     var match: Int?
                     if kind != .section, let byKey = mergedKeys[kind].index(of: roomKeys[index]) {
                         match = byKey
+                    } else if case .surface(let surface) = element, kind == .wall {
+                        // The structure's copy of a wall may lie up to its thickness away (on its
+                        // centre line, or on the other room's face) and run on past this room.
+                        let candidates = grid(kind).elements(intersecting: surface.planSegment.bounds.expanded(by: options.wallGap))
+                            .filter { StructureMerger.sameWall(surface, merged.walls[$0], options) }
+                        match = candidates.max { a, b in
+                            surface.planSegment.overlap(with: merged.walls[a].planSegment).length
+                                < surface.planSegment.overlap(with: merged.walls[b].planSegment).length
+                        }
+                    } else if case .surface(let surface) = element {
+                        let point = room.anchorPoint(kind, at: index)
+                        match = grid(kind).elements(within: options.doorGap, of: point)
+                            .filter { StructureMerger.sameOpening(surface, merged.surfaces(kind.surfaceArray!)[$0], options) }
+                            .min { merged.anchorPoint(kind, at: $0).distance(to: point) < merged.anchorPoint(kind, at: $1).distance(to: point) }
                     } else {
                         match = grid(kind).elements(within: tolerance, of: room.anchorPoint(kind, at: index)).first { candidate in
                             samePlace(element, merged.element(kind, at: candidate)!)
@@ -190,17 +213,11 @@ enum StructureTwins {
         return offset < 0.002 && axis < 0.002
     }
 
+    /// Objects and sections (surfaces are matched as merge matches them).
     private static func samePlace(_ a: Element, _ b: Element) -> Bool {
         switch (a, b) {
         case (.object(let x), .object(let y)):
             return x.category == y.category && close(x.transform.translation, y.transform.translation)
-        case (.surface(let x), .surface(let y)):
-            if case .wall = x.category {
-                return x.planSegment.endpointDistance(to: y.planSegment) < tolerance
-                    && abs(x.transform.translation.y - y.transform.translation.y) < tolerance
-            }
-            return close(x.transform.translation, y.transform.translation)
-                && abs(Double(x.dimensions.x) - Double(y.dimensions.x)) < tolerance
         case (.section(let x), .section(let y)):
             return x.label == y.label && close(SIMD3<Double>(x.center), SIMD3<Double>(y.center))
         default:
