@@ -5,7 +5,7 @@
 # stdin, and 1,000 to 3,000 files all named room.json against as many named apart.
 # Ends with one table: measure, wb, peer, ratio, target, pass/fail.
 #   Scripts/bench-scale.sh
-# WB_SCALE_LIMIT (seconds, default 45) caps one run: a size whose run exceeds it is skipped
+# WB_SCALE_LIMIT (seconds, default 60) caps one run: a size whose run exceeds it is skipped
 # with a note. WB_SCALE_BUDGET (seconds, default 280) caps all the measuring, so the whole
 # script ends within about six minutes even when wb is slow.
 source "$(dirname "$0")/bench-common.sh" wb wbgen

@@ -24,7 +24,7 @@ import sys
 import time
 
 wb, work, room = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
-LIMIT = float(os.environ.get("WB_SCALE_LIMIT", "45"))
+LIMIT = float(os.environ.get("WB_SCALE_LIMIT", "60"))
 BUDGET = float(os.environ.get("WB_SCALE_BUDGET", "280"))
 SPEND = 15.0
 began = time.monotonic()
