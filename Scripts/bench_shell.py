@@ -1,4 +1,6 @@
-"""Batch throughput and start-up time of wb, each measured beside a peer in one run."""
+"""Batch throughput, a long script of edits with -f against stdin, and start-up time of wb,
+each measured beside a peer in one run."""
+import os
 import statistics
 import subprocess
 import sys
@@ -38,6 +40,37 @@ def timed(command, runs):
 batch = timed([wb, "-q", room, "-f", script], 3)
 commands = sum(1 for line in lines if not line.startswith("#"))
 print(f"batch: {len(lines)} lines ({commands} commands) in {batch * 1000:.0f} ms: {commands / batch:,.0f} commands/s")
+
+# A long script of edits: 100,000 moves with -f against the same lines piped on stdin,
+# alternated; the two should cost the same (ratio about 1). A run is killed after 60 s.
+edits = f"{work}/edits.wb"
+with open(edits, "w") as f:
+    f.write("move r1 0.001 0\n" * 100_000)
+contenders = {"-f": ([wb, "-q", room, "-f", edits], None), "stdin": ([wb, "-q", room], edits)}
+edit_times = {name: [] for name in contenders}
+killed = set()
+for _ in range(3):
+    for name, (command, stdin) in contenders.items():
+        if name in killed:
+            continue
+        start = time.perf_counter()
+        try:
+            with open(stdin or os.devnull, "rb") as source:
+                subprocess.run(command, check=True, stdin=source, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60)
+        except subprocess.TimeoutExpired:
+            killed.add(name)
+            continue
+        edit_times[name].append(time.perf_counter() - start)
+shown = {name: "over 60 s (killed)" if name in killed else f"{statistics.median(edit_times[name]) * 1000:.0f} ms"
+         for name in contenders}
+if not killed:
+    ratio = f"{statistics.median(edit_times['-f']) / statistics.median(edit_times['stdin']):.2f}"
+elif "stdin" not in killed:
+    ratio = f"over {60 / statistics.median(edit_times['stdin']):.1f}"
+else:
+    ratio = "unknown"
+print(f"100,000 moves: -f {shown['-f']}, piped on stdin {shown['stdin']}, ratio {ratio} (target about 1)")
 
 # Start-up: alternate the two so that machine noise hits both.
 wb_times, py_times = [], []
