@@ -86,11 +86,17 @@ final class RealisticBuildingTests: XCTestCase {
             let structure = building(seed, rooms: 14, stories: 2, noise: 0).structure
             for floor in structure.merged.floors {
                 let rooms = structure.rooms.filter { $0.story == floor.story }
+                // Each room's floor is bounded by its own copies of the walls (their faces or
+                // centre lines): the rooms fill the story up to the walls' thickness.
                 let outlines = rooms.map { $0.floors[0].planPolygon }
                 let sum = outlines.reduce(0) { $0 + polygonArea($1) }
                 let whole = polygonArea(floor.planPolygon)
-                XCTAssertEqual(sum, whole, accuracy: whole * 0.01, "seed \(seed): room floors add up to the story's floor")
-                // Every point of the story lies in exactly one room (points on walls aside).
+                let perimeters = outlines.reduce(0) { total, outline in
+                    total + outline.indices.reduce(0) { $0 + outline[$1].distance(to: outline[($1 + 1) % outline.count]) }
+                }
+                XCTAssertLessThanOrEqual(sum, whole * 1.001, "seed \(seed): room floors fit in the story's floor")
+                XCTAssertGreaterThanOrEqual(sum, whole - perimeters * 0.2, "seed \(seed): room floors fill it but for the walls")
+                // No point of the story lies in two rooms, and every point in none is in a wall.
                 let xs = floor.planPolygon.map(\.x), zs = floor.planPolygon.map(\.z)
                 var checked = 0
                 var x = xs.min()! + 0.013
@@ -101,7 +107,10 @@ final class RealisticBuildingTests: XCTestCase {
                         defer { z += 0.37 }
                         if outlines.contains(where: { nearEdge(p, $0, within: 0.005) }) { continue }
                         let count = outlines.filter { inside(p, $0) }.count
-                        XCTAssertEqual(count, inside(p, floor.planPolygon) ? 1 : 0, "seed \(seed) at \(p)")
+                        XCTAssertLessThanOrEqual(count, 1, "seed \(seed) at \(p)")
+                        if count == 0 && inside(p, floor.planPolygon) {
+                            XCTAssertTrue(outlines.contains { nearEdge(p, $0, within: 0.3) || $0.contains { $0.distance(to: p) < 0.3 } }, "seed \(seed) at \(p): a gap that is no wall")
+                        }
                         checked += 1
                     }
                     x += 0.37
@@ -423,10 +432,13 @@ final class RealisticBuildingTests: XCTestCase {
             XCTAssertTrue(nestedIdentifiers.isDisjoint(with: own), "a rescan has identifiers of its own")
             XCTAssertEqual(Set(room.doors.compactMap(\.parentIdentifier)).isSubset(of: Set(room.walls.map(\.identifier))), true)
             XCTAssertNotEqual(room.coreModel, first.room.coreModel)
-            // Exact, it lands where the room is: its floor exactly, its walls within half a thickness.
+            // Exact, it lands where the room is: its floor turned alike and within half a wall's
+            // thickness (each scan sees the walls' faces or centre lines).
             let nested = building.structure.rooms[rescan.roomIndex]
             let floor = place(room.floors[0].transform, by: placements[rescan.fileName]!)
-            for i in 0..<16 { XCTAssertEqual(floor[i], nested.floors[0].transform[i], accuracy: 1e-4) }
+            for i in 0..<12 { XCTAssertEqual(floor[i], nested.floors[0].transform[i], accuracy: 1e-4) }
+            XCTAssertLessThan(PlanPoint(x: Double(floor[12] - nested.floors[0].transform[12]), z: Double(floor[14] - nested.floors[0].transform[14])).length, 0.2)
+            XCTAssertEqual(floor[13], nested.floors[0].transform[13], accuracy: 1e-4)
             let mentioned = building.provenance.flatMap(\.sources).filter { $0.file == rescan.fileName }.map(\.identifier)
             XCTAssertEqual(Set(mentioned), Set(own), "every element of a rescan stands in the structure")
         }

@@ -16,6 +16,8 @@ public struct Placement: Sendable, Equatable {
     public var contradictions: Int
     /// Which pair of elements suggested it (indices into the room's and the placed elements).
     public var source: String
+    /// The doorway pairs that met (the room's index, the placed scene's index).
+    var matchedDoorways: [SIMD2<Int>] = []
 }
 
 /// What a search for a room's place found: the best candidates, best first, each a
@@ -67,9 +69,12 @@ public enum AutoAligner {
         var walls: [Wall] = []
         var doorways: [Doorway] = []
         var outlines: [[PlanPoint]] = []
+        var areas: [Double] = []
         var wallGrid = PlanGrid<Int>(cellSize: 1.0)
         var doorGrid = PlanGrid<Int>(cellSize: 1.0)
         var windows: [PlanSegment] = []
+        /// Into the room each window looks out of.
+        var windowInward: [PlanPoint] = []
         var windowGrid = PlanGrid<Int>(cellSize: 1.0)
         var floor: Double?
 
@@ -89,8 +94,10 @@ public enum AutoAligner {
                 for window in room.windows {
                     windowGrid.insert(windows.count, at: window.planSegment.midpoint)
                     windows.append(window.planSegment)
+                    windowInward.append(room.inwardNormal(of: window) ?? PlanPoint(x: 0, z: 0))
                 }
                 outlines += room.planOutlines
+                areas += room.planOutlines.map { abs(polygonArea($0)) }
                 if let height = room.floorHeight { floors.append(height) }
             }
             floor = floors.min()
@@ -181,12 +188,21 @@ public enum AutoAligner {
         let (walls, doorways) = matches(motion, own: own, scene: scene, tolerances: tolerances)
         let moved = own.outlines.map { $0.map { move($0, motion) } }
         var overlap = 0.0
-        for outline in moved {
+        // A room scanned twice (a rescan) lies on its first scan: the same outline, and every
+        // doorway and window of one on the other's, on the same side. Only then is lying on
+        // another room no overlap; two look-alike rooms differ in their doors and windows.
+        var rescanOverlap = 0.0
+        for (index, outline) in moved.enumerated() {
             guard let bounds = PlanBounds(containing: outline) else { continue }
-            for other in scene.outlines {
+            for (otherIndex, other) in scene.outlines.enumerated() {
                 guard let otherBounds = PlanBounds(containing: other), bounds.intersects(otherBounds) else { continue }
-                overlap += outline.overlapArea(with: other)
+                let area = outline.overlapArea(with: other)
+                let union = own.areas[index] + scene.areas[otherIndex] - area
+                if union > 0, area / union >= 0.7 { rescanOverlap += area } else { overlap += area }
             }
+        }
+        if rescanOverlap > 0 && !(doorways.count == own.doorways.count && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances)) {
+            overlap += rescanOverlap
         }
         let contradictions = self.contradictions(motion, own: own, scene: scene, tolerances: tolerances)
         let wallLength = walls.reduce(0) { $0 + $1.2 }
@@ -202,7 +218,19 @@ public enum AutoAligner {
         }
         let value = wallLength + doorwayValue - 3 * overlap - 2 * Double(contradictions)
         return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count, overlap: overlap,
-                         contradictions: contradictions, source: source)
+                         contradictions: contradictions, source: source, matchedDoorways: doorways.map { SIMD2($0.0, $0.1) })
+    }
+
+    /// Whether every window of the room, moved, lies on one of the scene's of about its
+    /// width, looking the same way.
+    static func windowsCoincide(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances t: Tolerances) -> Bool {
+        let turn = RigidMotion(yaw: motion.yaw)
+        return own.windows.indices.allSatisfy { index in
+            let moved = move(own.windows[index], motion), inward = move(own.windowInward[index], turn)
+            return scene.windowGrid.elements(within: t.doorDistance, of: moved.midpoint).contains { j in
+                abs(scene.windows[j].length - moved.length) <= t.doorWidth && scene.windowInward[j].dot(inward) > 0.9
+            }
+        }
     }
 
     /// Doorways of either side that would open into the other's wall (no doorway there),
@@ -223,21 +251,27 @@ public enum AutoAligner {
                 count += 1
             }
         }
-        for window in own.windows {
-            let moved = move(window, motion)
-            if scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap)).contains(where: { lies(on: scene.walls[$0].segment, moved) }) {
+        let turn = RigidMotion(yaw: motion.yaw)
+        for (index, window) in own.windows.enumerated() {
+            let moved = move(window, motion), inward = move(own.windowInward[index], turn)
+            // Behind a wall of the other room facing away from this one's: looking into it.
+            if scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap))
+                .contains(where: { lies(on: scene.walls[$0].segment, moved) && scene.walls[$0].inward.dot(inward) < 0 }) {
                 count += 1
             }
         }
         // The placed rooms' doorways and windows against the moved room's walls.
         let movedDoors = own.doorways.map { move($0.segment, motion) }
-        for wall in movedWalls {
+        let movedInward = own.walls.map { move($0.inward, turn) }
+        for (wallIndex, wall) in movedWalls.enumerated() {
             let area = wall.bounds.expanded(by: t.wallGap)
             for j in scene.doorGrid.elements(intersecting: area) where lies(on: wall, scene.doorways[j].segment) {
                 let other = scene.doorways[j].segment
                 if !movedDoors.contains(where: { $0.midpoint.distance(to: other.midpoint) <= t.doorDistance }) { count += 1 }
             }
-            for j in scene.windowGrid.elements(intersecting: area) where lies(on: wall, scene.windows[j]) { count += 1 }
+            for j in scene.windowGrid.elements(intersecting: area) where lies(on: wall, scene.windows[j]) {
+                if movedInward[wallIndex].dot(scene.windowInward[j]) < 0 { count += 1 }
+            }
         }
         return count
     }
@@ -326,6 +360,31 @@ extension Workspace {
         var placed = anchors
         var waiting = start
         var result = AssemblyResult(plan: EditPlan(), placed: [], unplaced: [])
+        // First jointly, through doorways; what that leaves undecided stays where it is.
+        let everyone = anchors + start
+        let captures = everyone.compactMap { working.capture($0) }
+        var undecided: [Identity] = []
+        if captures.count == everyone.count {
+            let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices))
+            // Nearest the anchors first, so the report reads as the building grows.
+            for index in everyone.indices where index >= anchors.count {
+                let room = everyone[index]
+                if let motion = joint.poses[index], var placement = joint.placements[index] {
+                    let plan = try working.planMove(room: room, by: motion)
+                    _ = working.perform(plan.changes)
+                    result.plan.changes += plan.changes
+                    for note in plan.notes where !result.plan.notes.contains(note) { result.plan.notes.append(note) }
+                    placement.motion = motion
+                    placed.append(room)
+                    result.placed.append((room, placement))
+                    waiting.removeAll { $0 == room }
+                } else if joint.unsure.contains(index) {
+                    undecided.append(room)
+                    waiting.removeAll { $0 == room }
+                }
+            }
+        }
+        // Rooms no doorway reached: one at a time, the most certain first, by walls as well.
         var cache: [Identity: (count: Int, alignment: AutoAlignment)] = [:]
         while !waiting.isEmpty {
             let scene = placed.compactMap { working.capture($0) }
@@ -352,7 +411,7 @@ extension Workspace {
             placed.append(room)
             result.placed.append((room, chosen.placement))
         }
-        result.unplaced = waiting
+        result.unplaced = undecided + waiting
         return result
     }
 }

@@ -42,7 +42,9 @@ extension BuildingGenerator {
                 confidence: cutout.confidences[k], parentIdentifier: room.wallIDs[j], story: room.story)
             result.append(surface)
         }
-        result.floors = [floorSurface(outline: room.plan.polygon.map(PlanPoint.init), floorY: room.floorY,
+        // The floor is what the capture saw: bounded by its own copies of the walls (a room
+        // scanned on the wall faces has a floor a wall's half thickness smaller all round).
+        result.floors = [floorSurface(outline: copies.map { PlanPoint(x: $0.start.x, z: $0.start.y) }, floorY: room.floorY,
                                       identifier: room.floorID, story: room.story, confidence: room.floorConfidence)]
         result.sections = [room.section]
         result.objects = room.objects

@@ -1,0 +1,265 @@
+import Foundation
+
+/// Assembling a building from separately scanned rooms, chosen jointly.
+///
+/// Every doorway pair between two rooms (a door or opening of one against one of the other's
+/// of about its width) is a hypothesis for where the two rooms sit relative to each other;
+/// each is scored on the pair alone (walls that then agree, doorways that meet, overlap and
+/// contradictions) and refined. A beam search then builds the building: each step attaches
+/// one more room through an unused doorway of a placed room, and the new room is scored
+/// against **every** placed room near it, so a room reached through a chain of others must
+/// agree with all of them and a loop that does not close costs what it contradicts. The
+/// best complete assembly wins. A room is kept only if no other place for it comes close —
+/// neither in another assembly of the beam nor moved alone within the winning one — and if
+/// it is tied through a doorway to a room that is itself certain; the rest are left where
+/// they are and reported.
+enum JointAssembly {
+    struct Link {
+        var from: Int
+        var fromDoor: Int
+        var to: Int
+        var toDoor: Int
+        /// `to`'s frame into `from`'s.
+        var motion: RigidMotion
+        var score: Double
+        /// The two doorways are one seen from the same side: `to` is a rescan of `from`.
+        var rescan = false
+    }
+
+    struct State {
+        var poses: [RigidMotion?]
+        var used: Set<Int>
+        var score: Double
+        var placedCount: Int
+    }
+
+    struct Result {
+        /// For each room, its motion from where it is now, when it was placed with certainty.
+        var poses: [RigidMotion?]
+        /// For each placed room, what agreed with its neighbours in the winning assembly.
+        var placements: [Placement?]
+        /// Rooms the assembly placed but that another place fitted nearly as well.
+        var unsure: Set<Int>
+    }
+
+    struct RoomInfo {
+        var scene: AutoAligner.Scene
+        var centre: PlanPoint
+        var radius: Double
+        var doorCount: Int
+    }
+
+    static let beamWidth = 30
+    static let expansionsPerState = 80
+    /// A different place for a room scoring within this of the chosen one makes it unsure.
+    static let margin = 1.5
+
+    static func assemble(_ rooms: [CapturedRoom], anchors: Set<Int>, tolerances: AutoAligner.Tolerances = .init()) -> Result {
+        let infos = rooms.map { room -> RoomInfo in
+            let scene = AutoAligner.Scene([room])
+            let points = scene.outlines.flatMap { $0 } + scene.walls.flatMap { [$0.segment.start, $0.segment.end] }
+            let bounds = PlanBounds(containing: points) ?? PlanBounds(min: PlanPoint(x: 0, z: 0), max: PlanPoint(x: 0, z: 0))
+            let radius = PlanPoint(x: bounds.width, z: bounds.depth).length / 2
+            return RoomInfo(scene: scene, centre: bounds.centre, radius: radius, doorCount: scene.doorways.count)
+        }
+        let links = hypotheses(infos, rooms: rooms, tolerances: tolerances)
+        var linksFrom: [[Link]] = Array(repeating: [], count: rooms.count)
+        for link in links { linksFrom[link.from].append(link) }
+
+        let cache = PairCache()
+        func doorKey(_ room: Int, _ door: Int) -> Int { room * 4096 + door }
+
+        /// The score of room `q` at `pose` against every placed room near it (but `skip`).
+        func contribution(_ q: Int, at pose: RigidMotion, in poses: [RigidMotion?], skip: Int = -1) -> (Double, [SIMD2<Int>], Placement?) {
+            var total = 0.0
+            var matched: [SIMD2<Int>] = []
+            var summary: Placement?
+            let centre = AutoAligner.move(infos[q].centre, pose)
+            for (k, other) in poses.enumerated() where k != q && k != skip {
+                guard let other else { continue }
+                let otherCentre = AutoAligner.move(infos[k].centre, other)
+                guard centre.distance(to: otherCentre) <= infos[q].radius + infos[k].radius + tolerances.wallGap else { continue }
+                let relative = other.inverse.composed(after: pose)
+                // States of the beam share most of their rooms' places: one pair at one relative
+                // place is scored once.
+                let key = PairKey(moving: q, fixed: k, yaw: Int64((relative.yaw * 1e6).rounded()),
+                                  x: Int64((relative.translation.x * 1e5).rounded()), z: Int64((relative.translation.z * 1e5).rounded()))
+                let placement: Placement
+                if let known = cache.pairs[key] {
+                    placement = known
+                } else {
+                    placement = AutoAligner.score(relative, source: "", own: infos[q].scene, room: rooms[q], scene: infos[k].scene, tolerances: tolerances)
+                    cache.pairs[key] = placement
+                }
+                total += placement.score
+                for pair in placement.matchedDoorways { matched.append(SIMD2(pair.x, k * 4096 + pair.y)) }
+                if var sum = summary {
+                    sum.walls += placement.walls; sum.doorways += placement.doorways
+                    sum.overlap += placement.overlap; sum.contradictions += placement.contradictions
+                    summary = sum
+                } else {
+                    summary = placement
+                }
+            }
+            summary?.score = total
+            summary?.motion = pose
+            return (total, matched, summary)
+        }
+
+        var initial = State(poses: Array(repeating: nil, count: rooms.count), used: [], score: 0, placedCount: anchors.count)
+        for anchor in anchors { initial.poses[anchor] = .identity }
+        var beam = [initial]
+        var deepest = [initial]
+        while true {
+            var next: [State] = []
+            for state in beam {
+                var options: [Link] = []
+                for (p, pose) in state.poses.enumerated() where pose != nil {
+                    for link in linksFrom[p] where state.poses[link.to] == nil
+                        && (link.rescan || !state.used.contains(doorKey(p, link.fromDoor)) && !state.used.contains(doorKey(link.to, link.toDoor))) {
+                        options.append(link)
+                    }
+                }
+                options.sort { $0.score > $1.score }
+                for link in options.prefix(expansionsPerState) {
+                    let pose = state.poses[link.from]!.composed(after: link.motion)
+                    let (value, matched, _) = contribution(link.to, at: pose, in: state.poses)
+                    var child = state
+                    child.poses[link.to] = pose
+                    child.score += value
+                    child.placedCount += 1
+                    if !link.rescan {
+                        child.used.insert(doorKey(link.from, link.fromDoor))
+                        child.used.insert(doorKey(link.to, link.toDoor))
+                    }
+                    for pair in matched where !link.rescan {
+                        child.used.insert(doorKey(link.to, pair.x))
+                        child.used.insert(pair.y)
+                    }
+                    next.append(child)
+                }
+            }
+            guard !next.isEmpty else { break }
+            next.sort { $0.score > $1.score }
+            var kept: [State] = []
+            for candidate in next where !kept.contains(where: { same($0, candidate, tolerances) }) {
+                kept.append(candidate)
+                if kept.count == beamWidth { break }
+            }
+            beam = kept
+            deepest = kept
+        }
+        let best = deepest[0]
+
+        // Certainty: how close the best other place for each room comes.
+        var unsure: Set<Int> = []
+        var placements: [Placement?] = Array(repeating: nil, count: rooms.count)
+        for (q, pose) in best.poses.enumerated() where !anchors.contains(q) {
+            guard let pose else { continue }
+            let (own, _, summary) = contribution(q, at: pose, in: best.poses)
+            placements[q] = summary
+            // Another assembly of the beam with the room elsewhere.
+            for other in deepest.dropFirst() {
+                guard let alternative = other.poses[q], distinct(alternative, pose) else { continue }
+                if other.score >= best.score - margin { unsure.insert(q) }
+            }
+            // The room alone moved to another place its links suggest, the rest kept.
+            for (p, anchorPose) in best.poses.enumerated() where p != q {
+                guard let anchorPose else { continue }
+                for link in linksFrom[p] where link.to == q {
+                    let alternative = anchorPose.composed(after: link.motion)
+                    guard distinct(alternative, pose) else { continue }
+                    let (value, _, _) = contribution(q, at: alternative, in: best.poses)
+                    if value >= own - margin || value >= tolerances.ambiguity * own { unsure.insert(q) }
+                }
+            }
+            if own <= 0 { unsure.insert(q) }
+        }
+        // Certain: the anchors, then every room not unsure that meets a certain room through a doorway.
+        var certain = anchors
+        var changed = true
+        while changed {
+            changed = false
+            for (q, pose) in best.poses.enumerated() where !certain.contains(q) && !unsure.contains(q) {
+                guard let pose else { continue }
+                let connected = certain.contains { k in
+                    guard let other = best.poses[k] else { return false }
+                    let placement = AutoAligner.score(other.inverse.composed(after: pose), source: "", own: infos[q].scene, room: rooms[q],
+                                                      scene: infos[k].scene, tolerances: tolerances)
+                    return placement.doorways > 0 && placement.score > 0
+                }
+                if connected {
+                    certain.insert(q)
+                    changed = true
+                }
+            }
+        }
+        var poses: [RigidMotion?] = Array(repeating: nil, count: rooms.count)
+        for q in certain where !anchors.contains(q) { poses[q] = best.poses[q] }
+        let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
+        return Result(poses: poses, placements: placements, unsure: left)
+    }
+
+    /// Two places for a room are one place when they differ by less than a wall's
+    /// thickness and a few degrees: what is left between them is refinement, not a choice.
+    static func distinct(_ a: RigidMotion, _ b: RigidMotion) -> Bool {
+        abs(normalizedAngle(a.yaw - b.yaw)) > 3 * .pi / 180
+            || PlanPoint(x: a.translation.x - b.translation.x, z: a.translation.z - b.translation.z).length > 0.3
+    }
+
+    struct PairKey: Hashable {
+        var moving: Int
+        var fixed: Int
+        var yaw: Int64
+        var x: Int64
+        var z: Int64
+    }
+
+    final class PairCache {
+        var pairs: [PairKey: Placement] = [:]
+    }
+
+    static func same(_ a: State, _ b: State, _ tolerances: AutoAligner.Tolerances) -> Bool {
+        guard a.placedCount == b.placedCount else { return false }
+        for (x, y) in zip(a.poses, b.poses) {
+            switch (x, y) {
+            case (nil, nil): continue
+            case let (x?, y?): if distinct(x, y) { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// Every doorway pair of two rooms of about one width, each as a refined relative
+    /// placement with its score on the pair alone; pairs that overlap or contradict
+    /// themselves badly are dropped. Both directions are listed.
+    static func hypotheses(_ infos: [RoomInfo], rooms: [CapturedRoom], tolerances: AutoAligner.Tolerances) -> [Link] {
+        var links: [Link] = []
+        for p in infos.indices {
+            for q in infos.indices where q > p {
+                for (a, door) in infos[p].scene.doorways.enumerated() {
+                    for (b, other) in infos[q].scene.doorways.enumerated()
+                    where abs(door.segment.length - other.segment.length) <= tolerances.doorWidth {
+                        // q's doorway `b` onto p's doorway `a` (q's frame into p's): the rooms on its
+                        // two sides, or on one side when q is p scanned again.
+                        for rescan in [false, true] {
+                            let motion = AutoAligner.motion(other.segment, other.inward, other.bottom,
+                                                            onto: door.segment, rescan ? door.inward * -1 : door.inward, door.bottom, along: 0)
+                            var placement = AutoAligner.score(motion, source: "", own: infos[q].scene, room: rooms[q],
+                                                              scene: infos[p].scene, tolerances: tolerances)
+                            guard placement.contradictions <= 1, placement.overlap < 1.0 else { continue }
+                            placement = AutoAligner.refine(placement, own: infos[q].scene, room: rooms[q], scene: infos[p].scene,
+                                                           tolerances: tolerances)
+                            guard placement.score > 0 else { continue }
+                            links.append(Link(from: p, fromDoor: a, to: q, toDoor: b, motion: placement.motion, score: placement.score, rescan: rescan))
+                            links.append(Link(from: q, fromDoor: b, to: p, toDoor: a, motion: placement.motion.inverse, score: placement.score,
+                                              rescan: rescan))
+                        }
+                    }
+                }
+            }
+        }
+        return links
+    }
+}

@@ -1,0 +1,93 @@
+import XCTest
+@testable import StructureModel
+
+/// `align --all auto`'s joint assembly on generated buildings: every room it places is
+/// where the ground truth says (up to the wall's thickness across a doorway, which two
+/// scans of its two faces cannot tell apart), most rooms are placed, none wrongly; a rescan
+/// lands on its first scan; a room that fits two places equally is left, not guessed.
+final class AssemblyTests: XCTestCase {
+    /// How far room `index`'s assembled place is from the truth, at the room's middle.
+    private func error(_ building: GeneratedBuilding, _ index: Int, _ pose: RigidMotion) -> (metres: Double, degrees: Double) {
+        let truth = building.captures[0].placement.inverse.composed(after: building.captures[index].placement)
+        let middle = try! XCTUnwrap(building.captures[index].room.planCentre)
+        let point = SIMD3(middle.x, 0, middle.z)
+        let metres = PlanPoint(pose.apply(toPoint: point)).distance(to: PlanPoint(truth.apply(toPoint: point)))
+        return (metres, abs(normalizedAngle(pose.yaw - truth.yaw)) * 180 / .pi)
+    }
+
+    private func assemble(_ building: GeneratedBuilding) -> JointAssembly.Result {
+        JointAssembly.assemble(building.captures.map(\.room), anchors: [0])
+    }
+
+    func testRoomsArePlacedWhereTheTruthSaysOrLeftAtAnyYawAndNoise() {
+        var placed = 0, rooms = 0, right = 0
+        for noise in [0.0, 1.0] {
+            for seed in UInt64(31)...36 {
+                let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 3 + Int(seed % 5), noise: noise))
+                let result = assemble(building)
+                for index in building.captures.indices.dropFirst() {
+                    rooms += 1
+                    guard let pose = result.poses[index] else { continue }
+                    placed += 1
+                    let (metres, degrees) = error(building, index, pose)
+                    XCTAssertLessThan(metres, 0.45, "seed \(seed) noise \(noise) room \(index): placed \(metres) m from the truth")
+                    XCTAssertLessThan(degrees, 2, "seed \(seed) noise \(noise) room \(index): turned \(degrees)° from the truth")
+                    if metres <= 0.05 && degrees <= 1 { right += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(Double(placed), 0.8 * Double(rooms), "placed \(placed) of \(rooms)")
+        // Some within 5 cm: the doorway's along-wall fit is exact, the rest is the wall's thickness.
+        XCTAssertGreaterThan(right, 0)
+    }
+
+    func testARescanLandsOnItsFirstScan() throws {
+        var checked = 0
+        for seed in UInt64(41)...44 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 4, noise: 1, rescans: 1))
+            let result = assemble(building)
+            for (index, capture) in building.captures.enumerated() where capture.rescanOf != nil {
+                guard let pose = result.poses[index] else { continue }
+                let (metres, degrees) = error(building, index, pose)
+                // Its walls on its first scan's: within the thickness the two scans may have seen apart.
+                XCTAssertLessThan(metres, 0.3, "seed \(seed): the rescan is \(metres) m from its room")
+                XCTAssertLessThan(degrees, 2, "seed \(seed)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 2, "rescans placed")
+    }
+
+    func testARoomThatFitsTwoPlacesIsLeftWhereItIs() {
+        // A square room with the same door in the middle of two opposite walls, and a room
+        // with one door of that width: it fits at either door, mirrored, as well.
+        func room(_ corners: [PlanPoint], doors: [Int], tag: Int) -> CapturedRoom {
+            var room = CapturedRoom()
+            func surface(_ category: SurfaceCategory, _ a: PlanPoint, _ b: PlanPoint, height: Float, index: Int) -> Surface {
+                let u = (b - a).normalized, m = (a + b) * 0.5
+                let t = Transform(elements: SIMD16<Float>(Float(u.x), 0, Float(u.z), 0, 0, 1, 0, 0, Float(-u.z), 0, Float(u.x), 0,
+                                                          Float(m.x), height / 2, Float(m.z), 1))
+                return Surface(category: category, identifier: String(format: "%08d-0000-4000-8000-%012d", tag, index),
+                               dimensions: SIMD3(Float((b - a).length), height, 0), transform: t)
+            }
+            room.walls = corners.indices.map { surface(.wall, corners[$0], corners[($0 + 1) % corners.count], height: 2.5, index: $0) }
+            for side in doors {
+                let wall = room.walls[side].planSegment
+                var door = surface(.door(isOpen: true), wall.point(at: 0.5 - 0.45 / wall.length), wall.point(at: 0.5 + 0.45 / wall.length),
+                                   height: 2.0, index: 10 + side)
+                door.parentIdentifier = room.walls[side].identifier
+                room.doors.append(door)
+            }
+            return room
+        }
+        let square = [PlanPoint(x: 0, z: 0), PlanPoint(x: 4, z: 0), PlanPoint(x: 4, z: 4), PlanPoint(x: 0, z: 4)]
+        let hall = room(square, doors: [0, 2], tag: 1)
+        let other = room(square.map { ($0 * 0.75).rotated(by: 1.1) + PlanPoint(x: 9, z: -3) }, doors: [1], tag: 2)
+        let result = JointAssembly.assemble([hall, other], anchors: [0])
+        XCTAssertNil(result.poses[1], "two places fit as well: not guessed")
+        XCTAssertTrue(result.unsure.contains(1))
+        // With one door in the hall there is one place, and the room is put there.
+        let single = JointAssembly.assemble([room(square, doors: [0], tag: 1), other], anchors: [0])
+        XCTAssertNotNil(single.poses[1])
+    }
+}
