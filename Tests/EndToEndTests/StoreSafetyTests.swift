@@ -113,4 +113,233 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertNil(loaded.spaces[0].worldMap.problem)
         XCTAssertEqual(loaded.spaces[1].worldMap.problem, "its world map is not an ARWorldMap archive (object 0 runs past the end of the property list)")
     }
+
+    // MARK: - Ids that become paths (item 5)
+
+    func testIdsThatAreNotUUIDsAreRefusedAtOpen() throws {
+        let folder = try Harness.temporaryFolder(self).appendingPathComponent("deep/er")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try Self.copy(into: folder)
+        let pwned = store + "/anchors/FFFFFFFF-0000-4000-8000-000000000001.json"
+        try Self.write("{\"id\":\"../../pwned\",\"spaceId\":\"\(Self.spaceA)\",\"transform\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],\"metadata\":{}}", pwned)
+        let badSpaceId = store + "/anchors/FFFFFFFF-0000-4000-8000-000000000002.json"
+        try Self.write("{\"id\":\"FFFFFFFF-0000-4000-8000-000000000002\",\"spaceId\":\"../../../evil\",\"transform\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],\"metadata\":{}}", badSpaceId)
+        let badSpace = store + "/spaces/FFFFFFFF-0000-4000-8000-000000000003.json"
+        try Self.write("{\"id\":\"../../../../etc/x\",\"isCompressed\":false}", badSpace)
+        let outside = folder.deletingLastPathComponent().deletingLastPathComponent().path
+        let before = try Self.snapshot(outside)
+
+        let loaded = try HyperbasisStore.load(store)
+        let problems = loaded.problems.joined(separator: "\n")
+        XCTAssertTrue(problems.contains("\(pwned): \"id\" is not a UUID (\"../../pwned\"); this anchor is skipped"), problems)
+        XCTAssertTrue(problems.contains("\(badSpaceId): \"spaceId\" is not a UUID (\"../../../evil\"); this anchor is skipped"), problems)
+        XCTAssertTrue(problems.contains("\(badSpace): \"id\" is not a UUID (\"../../../../etc/x\"); this space is skipped"), problems)
+        XCTAssertEqual(Set(loaded.anchors.map(\.id)), [Self.anchor1, Self.anchor2])
+        XCTAssertEqual(loaded.spaces.map(\.id), [Self.spaceA, Self.spaceB])
+
+        // Through wb: the records are not there to edit, and a save of what is writes inside.
+        let result = try Harness.run(["-q", store, "-c", "move a3 1 0; move a4 1 0; save"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("a3"), result.stderr)
+        let saved = try Harness.run(["-q", store, "-c", "move a1 1 0; save"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let after = try Self.snapshot(outside)
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys).filter { !$0.hasPrefix("deep/er/store/") }, [],
+                       "nothing is created outside the store")
+    }
+
+    /// Where the paths are built, an id that is not a UUID is refused even when a record
+    /// got past the reader (built in code): the save writes nothing at all.
+    func testTheSaveBuildsPathsOnlyFromUUIDs() throws {
+        let folder = try Harness.temporaryFolder(self).appendingPathComponent("a/b")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try Self.copy(into: folder)
+        let onDisk = try HyperbasisStore.load(store)
+        let outside = folder.deletingLastPathComponent().deletingLastPathComponent().path
+        let before = try Self.snapshot(outside)
+        for (what, edit) in [("id", { (s: inout HyperbasisStore) in s.anchors[0].id = "../../pwned" }),
+                             ("spaceId", { (s: inout HyperbasisStore) in s.anchors[0].spaceId = "../../../pwned" }),
+                             ("space id", { (s: inout HyperbasisStore) in s.spaces[0].id = "../../pwned"; s.spaces[0].name = "x" })] {
+            var edited = onDisk
+            edit(&edited)
+            edited.anchors[0].metadata["color"] = .string("blue")
+            XCTAssertThrowsError(try edited.save(comparedWith: onDisk, now: Date(), dryRun: false), what) { error in
+                XCTAssertTrue((error as? FileError)?.message.contains("is not a UUID") == true, "\(what): \(error)")
+            }
+            XCTAssertEqual(try Self.snapshot(outside), before, "\(what): nothing written anywhere")
+        }
+    }
+
+    /// A folder or file of the store that is a symbolic link out of it is not written through.
+    func testASaveNeverWritesThroughALinkOutOfTheStore() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        let elsewhere = folder.appendingPathComponent("elsewhere").path
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let target = elsewhere + "/target.json"
+        try Self.write("{}", target)
+        let anchorFile = store + "/anchors/\(Self.anchor1).json"
+        try FileManager.default.copyItem(atPath: anchorFile, toPath: elsewhere + "/real.json")
+        try FileManager.default.removeItem(atPath: anchorFile)
+        try FileManager.default.createSymbolicLink(atPath: anchorFile, withDestinationPath: elsewhere + "/real.json")
+        let events = store + "/events/\(Self.spaceB)"
+        try FileManager.default.moveItem(atPath: events, toPath: elsewhere + "/events")
+        try FileManager.default.createSymbolicLink(atPath: events, withDestinationPath: elsewhere + "/events")
+        let before = try Self.snapshot(elsewhere)
+
+        let linkedAnchor = try Harness.run(["-q", store, "-c", "move a1 1 0; save"])
+        XCTAssertEqual(linkedAnchor.status, 1)
+        XCTAssertTrue(linkedAnchor.stderr.contains("is not a plain file"), linkedAnchor.stderr)
+        let linkedLog = try Harness.run(["-q", store, "-c", "restore a2; save"])
+        XCTAssertEqual(linkedLog.status, 1)
+        XCTAssertTrue(linkedLog.stderr.contains("lies outside the store"), linkedLog.stderr)
+        XCTAssertEqual(try Self.snapshot(elsewhere), before, "nothing written outside the store")
+    }
+
+    // MARK: - The same anchor in two files (item 4)
+
+    func testAnAnchorInTwoFilesIsReportedAndNeverChosenBetween() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        let original = store + "/anchors/\(Self.anchor1).json"
+        let twin = store + "/anchors/\(Self.anchor1) 2.json"
+        try FileManager.default.copyItem(atPath: original, toPath: twin)
+        let before = try Self.snapshot(store)
+
+        let loaded = try HyperbasisStore.load(store)
+        XCTAssertEqual(loaded.anchors.filter { $0.id == Self.anchor1 }.count, 2, "both files are visible")
+        let problems = loaded.problems.joined(separator: "\n")
+        XCTAssertTrue(problems.contains("anchor \(Self.anchor1) is in 2 files: \(twin), \(original)"), problems)
+
+        let listed = try Harness.run(["-q", "--json", store, "-c", "ls anchors"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual(rows.map { $0["handle"] as! String }, ["a1", "a2", "a3"], "each file has its own handle")
+        XCTAssertTrue(listed.stderr.contains("is in 2 files"), listed.stderr)
+        let shown = try Harness.run(["-q", store, "-c", "show a1"])
+        XCTAssertTrue(shown.stdout.range(of: "file +\(NSRegularExpression.escapedPattern(for: twin))\n", options: .regularExpression) != nil, shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("same id in      \(original) (not saved: keep one file)"), shown.stdout)
+
+        // Editing either twin is refused; so is naming it by its id; the store is untouched.
+        for command in ["move a1 1 0", "move a2 1 0", "set a2 color blue", "delete a1", "move \(Self.anchor1) 1 0"] {
+            let result = try Harness.run(["-q", store, "-c", command + "; save"])
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains("is in 2 files") || result.stderr.contains("several anchors"), command + "\n" + result.stderr)
+        }
+        // The other anchor still edits and saves.
+        let other = try Harness.run(["-q", store, "-c", "restore a3; save"])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        let after = try Self.snapshot(store)
+        XCTAssertEqual(after["anchors/\(Self.anchor1).json"], before["anchors/\(Self.anchor1).json"])
+        XCTAssertEqual(after["anchors/\(Self.anchor1) 2.json"], before["anchors/\(Self.anchor1) 2.json"])
+        XCTAssertEqual(after["events/\(Self.spaceA)/events.jsonl"], before["events/\(Self.spaceA)/events.jsonl"], "no bogus events")
+
+        // Saving an edited twin from code is refused too.
+        var edited = loaded
+        edited.anchors[0].metadata["color"] = .string("blue")
+        XCTAssertThrowsError(try edited.save(comparedWith: loaded, now: Date(), dryRun: true)) { error in
+            XCTAssertTrue((error as? FileError)?.message.contains("is in 2 files") == true, "\(error)")
+        }
+    }
+
+    func testASpaceInTwoFilesIsReportedAndNotSaved() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        try FileManager.default.copyItem(atPath: store + "/spaces/\(Self.spaceA).json", toPath: store + "/spaces/\(Self.spaceA) (copy).json")
+        let loaded = try HyperbasisStore.load(store)
+        XCTAssertTrue(loaded.problems.contains { $0.contains("space \(Self.spaceA) is in 2 files") }, loaded.problems.joined(separator: "\n"))
+        let result = try Harness.run(["-q", store, "-c", "name sp1 Hall; save"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("is in 2 files"), result.stderr)
+    }
+
+    // MARK: - Lower-case file names (item 6)
+
+    func testALowerCaseAnchorFileIsRenamedNotDoubled() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        let lower = store + "/anchors/\(Self.anchor1.lowercased()).json"
+        try FileManager.default.moveItem(atPath: store + "/anchors/\(Self.anchor1).json", toPath: lower)
+        let result = try Harness.run(["-q", store, "-c", "move a1 1 0; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store + "/anchors").sorted(),
+                       ["\(Self.anchor1).json", "\(Self.anchor2).json"], "renamed, not written beside the old file")
+        let reopened = try HyperbasisStore.load(store)
+        XCTAssertEqual(reopened.problems, [])
+        XCTAssertEqual(reopened.anchors.count, 2)
+        XCTAssertEqual(reopened.anchors.first { $0.id == Self.anchor1 }?.transform?.translation.x ?? 0, 1.75, accuracy: 1e-6)
+        // A second save in the same session writes the renamed file.
+        let again = try Harness.run(["-q", store, "-c", "move a1 1 0; save; move a1 1 0; save"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store + "/anchors").count, 2)
+    }
+
+    func testALowerCaseSpaceFileIsRenamedNotDoubled() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        try FileManager.default.moveItem(atPath: store + "/spaces/\(Self.spaceB).json", toPath: store + "/spaces/\(Self.spaceB.lowercased()).json")
+        let result = try Harness.run(["-q", store, "-c", "name sp2 Hall; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store + "/spaces").sorted(),
+                       ["\(Self.spaceA).json", "\(Self.spaceB).json"])
+        let reopened = try HyperbasisStore.load(store)
+        XCTAssertEqual(reopened.spaces.map(\.name), ["Living Room", "Hall"])
+    }
+
+    /// A file whose name is not its id (other than by case) is not guessed at: the save
+    /// refuses and says how to fix it, rather than write a second file for the anchor.
+    func testAnAnchorFileNamedForAnotherIdIsNotSavedBeside() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        let odd = store + "/anchors/notes-backup.json"
+        try FileManager.default.moveItem(atPath: store + "/anchors/\(Self.anchor1).json", toPath: odd)
+        let loaded = try HyperbasisStore.load(store)
+        XCTAssertTrue(loaded.problems.contains { $0.contains("notes-backup.json: its name is not its id \(Self.anchor1)") },
+                      loaded.problems.joined(separator: "\n"))
+        let result = try Harness.run(["-q", store, "-c", "move a2 1 0; save"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("notes-backup.json"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store + "/anchors").sorted(),
+                       ["\(Self.anchor2).json", "notes-backup.json"])
+    }
+
+    // MARK: - The event log's version numbers
+
+    func testAnEventVersionAtTheLimitIsAnErrorNotATrap() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        let log = store + "/events/\(Self.spaceA)/events.jsonl"
+        var text = try String(contentsOfFile: log, encoding: .utf8)
+        text += "{\"anchorId\":\"\(Self.anchor1)\",\"id\":\"E0000000-0000-4000-8000-000000000009\",\"spaceId\":\"\(Self.spaceA)\","
+            + "\"timestamp\":\"2025-12-02T16:05:00Z\",\"type\":\"updated\",\"version\":9223372036854775807}\n"
+        try Self.write(text, log)
+        let before = try Self.snapshot(store)
+        let result = try Harness.run(["-q", store, "-c", "move a1 1 0; save"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("version"), result.stderr)
+        XCTAssertEqual(try Self.snapshot(store), before)
+    }
+
+    // MARK: - Messages (item 22)
+
+    func testMessagesSayWhatIsWrongWithTheSpaceFile() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let map = try Data(contentsOf: URL(fileURLWithPath: try Self.sampleStore() + "/worldmaps/\(Self.spaceA).bin"))
+        let truncated = folder.appendingPathComponent("map.bin").path
+        try map.prefix(map.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let state = HyperbasisStore.readWorldMap(truncated, compressed: true)
+        XCTAssertEqual(state.problem, "isCompressed is true but its world map cannot be inflated: the DEFLATE data ends early (truncated)")
+
+        let numeric = folder.appendingPathComponent("space.json").path
+        try Self.write("{\"id\":\"\(Self.spaceA)\",\"worldMapData\":12}", numeric)
+        let result = try Harness.run(["-q", numeric])
+        XCTAssertFalse(result.stderr.contains("not a RoomPlan room or structure"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\"worldMapData\" is a number, not base64 text"), result.stderr)
+
+        let noId = folder.appendingPathComponent("noid.json").path
+        try Self.write("{\"worldMapData\":\"AAAA\"}", noId)
+        let refused = try Harness.run(["-q", noId])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("an HBSpace file, but it has no \"id\""), refused.stderr)
+    }
 }
