@@ -342,4 +342,15 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("an HBSpace file, but it has no \"id\""), refused.stderr)
     }
+
+    func testFindAnchorsWhere() throws {
+        let store = try Self.sampleStore()
+        let result = try Harness.run(["-q", "--json", store, "-c", "find anchors where color = yellow"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        XCTAssertEqual(rows.map { $0["handle"] as! String }, ["a1"])
+        let bare = try Harness.run(["-q", store, "-c", "find anchors"])
+        XCTAssertEqual(bare.status, 1)
+        XCTAssertTrue(bare.stderr.contains("where"), bare.stderr)
+    }
 }
