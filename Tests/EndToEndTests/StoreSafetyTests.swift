@@ -354,3 +354,120 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertTrue(bare.stderr.contains("where"), bare.stderr)
     }
 }
+
+/// Many damaged copies of a small store, each read in this process: each opens (with
+/// problems) or gives an error, and never traps, which would end the test run.
+final class StoreRobustnessTests: XCTestCase {
+    /// Values that make readers do arithmetic at the edges.
+    static let hostileBytes: [UInt8] = [0x00, 0xFF, 0x7F, 0x80, 0x0F, 0x13, 0x1F, 0x4F, 0x5F, 0x6F, 0xAF, 0xDF, 0x8F]
+
+    /// Every object of a plist, decoded, and the archive inspected: errors are fine.
+    static func exercise(_ bytes: [UInt8]) {
+        _ = try? WorldMapArchive.inspect(bytes)
+        if let plist = try? BinaryPlist(bytes) {
+            for index in 0..<plist.objectCount {
+                _ = try? plist.object(index)
+                _ = try? plist.dictionary(index)
+            }
+        }
+    }
+
+    func testEveryBytePositionOfAWorldMapTakesHostileValues() throws {
+        let store = try StoreSafetyTests.sampleStore()
+        let plain = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "/worldmaps/\(StoreSafetyTests.spaceB).bin")))
+        let packed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "/worldmaps/\(StoreSafetyTests.spaceA).bin")))
+        let inflated = try RawDeflate.inflate(packed, limit: 1 << 20)
+        for original in [plain, inflated] {
+            for position in original.indices {
+                for value in Self.hostileBytes {
+                    var bytes = original
+                    bytes[position] = value
+                    Self.exercise(bytes)
+                }
+                // Eight bytes of a huge number from here on: lengths, counts, offsets, trailer fields.
+                for pattern: [UInt8] in [[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]] {
+                    var bytes = original
+                    for (i, byte) in pattern.enumerated() where position + i < bytes.count { bytes[position + i] = byte }
+                    Self.exercise(bytes)
+                }
+            }
+            for length in 0..<original.count { Self.exercise(Array(original.prefix(length))) }
+        }
+        for length in stride(from: 0, to: packed.count, by: 7) {
+            _ = try? RawDeflate.inflate(Array(packed.prefix(length)), limit: 1 << 20)
+        }
+        var rng = SplitMix(seed: 7)
+        for _ in 0..<2000 {
+            var bytes = packed
+            for _ in 0..<rng.int(1...4) { bytes[rng.int(0...(bytes.count - 1))] = UInt8(truncatingIfNeeded: rng.int(0...255)) }
+            if let raw = try? RawDeflate.inflate(bytes, limit: 1 << 20) { Self.exercise(raw) }
+        }
+    }
+
+    func testMutatedStoresOpenOrFailButNeverTrap() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try StoreSafetyTests.copy(into: folder)
+        var files: [String] = []
+        for sub in ["spaces", "anchors", "worldmaps"] {
+            files += try FileManager.default.contentsOfDirectory(atPath: store + "/" + sub).sorted().map { "\(sub)/\($0)" }
+        }
+        files += ["events/\(StoreSafetyTests.spaceA)/events.jsonl", "events/\(StoreSafetyTests.spaceB)/events.jsonl", "pending_operations.json"]
+        let originals = try files.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "/" + $0))) }
+        let spliced = ["9223372036854775807", "-9223372036854775809", "1e400", "\"../../x\"", "null", "[]", "{}",
+                       "18446744073709551616", "\"\(StoreSafetyTests.anchor1.lowercased())\"", "\"\"", "\"\\ud800\""]
+        var rng = SplitMix(seed: 2024)
+        var opened = 0, failed = 0
+        for round in 0..<600 {
+            let which = rng.int(0...(files.count - 1))
+            var bytes = originals[which]
+            switch round % 5 {
+            case 0:
+                bytes = Array(bytes.prefix(rng.int(0...bytes.count)))
+            case 1:
+                for _ in 0..<rng.int(1...6) where !bytes.isEmpty {
+                    bytes[rng.int(0...(bytes.count - 1))] = UInt8(truncatingIfNeeded: rng.int(0...255))
+                }
+            case 2:
+                // A JSON value replaced by a hostile one (for a plist, bytes overwritten).
+                let text = Array(spliced[rng.int(0...(spliced.count - 1))].utf8)
+                let start = rng.int(0...max(0, bytes.count - 1))
+                let end = min(bytes.count, start + rng.int(1...24))
+                bytes.replaceSubrange(start..<end, with: text)
+            case 3:
+                // Huge big-endian numbers where a plist keeps lengths and offsets.
+                let start = rng.int(0...max(0, bytes.count - 8))
+                for i in 0..<8 where start + i < bytes.count { bytes[start + i] = i == 0 ? 0x7F : 0xFF }
+            default:
+                // A world map replaced by a deflated hostile plist, or a file by nothing.
+                if files[which].hasPrefix("worldmaps/") {
+                    bytes = RawDeflate.deflate(StoreSafetyTests.plist([0xDF] + StoreSafetyTests.huge))
+                } else {
+                    bytes = []
+                }
+            }
+            let path = store + "/" + files[which]
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                let loaded = try HyperbasisStore.load(store)
+                opened += 1
+                // A save of an edit, planned but not written, must not trap either.
+                var edited = loaded
+                if !edited.anchors.isEmpty { edited.anchors[0].metadata["fuzz"] = .string("x") }
+                if !edited.spaces.isEmpty { edited.spaces[0].name = "fuzz" }
+                _ = try? edited.save(comparedWith: loaded, now: Date(), dryRun: true)
+            } catch {
+                failed += 1
+            }
+            // The same bytes as an HBSpace file's inline world map.
+            if files[which].hasPrefix("worldmaps/") {
+                let single = folder.appendingPathComponent("single.json").path
+                try StoreSafetyTests.write("{\"id\":\"\(StoreSafetyTests.spaceA)\",\"worldMapData\":\"\(Data(bytes).base64EncodedString())\"}", single)
+                _ = try? HyperbasisStore.loadSpaceFile(single)
+            }
+            try Data(originals[which]).write(to: URL(fileURLWithPath: path))
+        }
+        XCTAssertEqual(opened + failed, 600)
+        XCTAssertGreaterThan(opened, 500, "a damaged file is reported and the store still opens")
+        XCTAssertEqual(try HyperbasisStore.load(store).problems, [], "every file was put back")
+    }
+}
