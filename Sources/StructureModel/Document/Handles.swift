@@ -17,7 +17,8 @@ public struct HandleTable: Sendable {
     private var spaceCount = 0
     private var anchorCount = 0
 
-    /// A space or an anchor of an open store, by its id (upper-cased, as file names are).
+    /// A space or an anchor of an open store, by its id (upper-cased, as file names are),
+    /// or by its id and file when the id is in several files (`handleKey`).
     public struct StoreItem: Sendable, Hashable {
         public var store: Int
         public var isSpace: Bool
@@ -41,10 +42,10 @@ public struct HandleTable: Sendable {
 
     mutating func assign(_ entry: StoreEntry) {
         for space in entry.store.spaces {
-            give(StoreItem(store: entry.id, isSpace: true, id: space.id.uppercased()))
+            give(StoreItem(store: entry.id, isSpace: true, id: space.handleKey))
         }
         for anchor in entry.store.anchors {
-            give(StoreItem(store: entry.id, isSpace: false, id: anchor.id.uppercased()))
+            give(StoreItem(store: entry.id, isSpace: false, id: anchor.handleKey))
         }
     }
 
@@ -89,12 +90,12 @@ public struct HandleTable: Sendable {
         numbers[identity].map { identity.kind.handlePrefix + String($0) }
     }
 
-    public func handle(forSpace id: String, store: Int) -> String? {
-        storeItems[StoreItem(store: store, isSpace: true, id: id.uppercased())]
+    public func handle(forSpace space: SpaceRecord, store: Int) -> String? {
+        storeItems[StoreItem(store: store, isSpace: true, id: space.handleKey)]
     }
 
-    public func handle(forAnchor id: String, store: Int) -> String? {
-        storeItems[StoreItem(store: store, isSpace: false, id: id.uppercased())]
+    public func handle(forAnchor anchor: AnchorRecord, store: Int) -> String? {
+        storeItems[StoreItem(store: store, isSpace: false, id: anchor.handleKey)]
     }
 
     public func storeItem(for handle: String) -> StoreItem? { storeItemByHandle[handle] }

@@ -54,8 +54,12 @@ public struct BinaryPlist: Sendable {
         let count = Self.bigEndian(bytes, trailer + 8, 8)
         let top = Self.bigEndian(bytes, trailer + 16, 8)
         let tableStart = Self.bigEndian(bytes, trailer + 24, 8)
+        // The trailer's numbers are clamped to Int.max; the table's size is formed only once
+        // the count is known to be smaller than the file, and checked for overflow even so.
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), count > 0, count < bytes.count,
-              top < count, tableStart >= 8, tableStart <= trailer, count * offsetSize <= trailer - tableStart else {
+              top < count, tableStart >= 8, tableStart <= trailer,
+              case let (tableSize, overflow) = count.multipliedReportingOverflow(by: offsetSize), !overflow,
+              tableSize <= trailer - tableStart else {
             throw Failure(message: "a property list with a damaged trailer")
         }
         var offsets = [Int]()
@@ -85,14 +89,24 @@ public struct BinaryPlist: Sendable {
         let marker = bytes[p]
         p += 1
         let type = marker >> 4, info = Int(marker & 0x0F)
+        // Lengths and counts come from the file and may be anything up to 2^64 - 1 (clamped
+        // to Int.max): every sum and product of them is checked before it is formed.
         func need(_ count: Int) throws(Failure) {
-            guard count >= 0, p + count <= bytes.count else { throw Failure(message: "object \(index) runs past the end of the property list") }
+            guard count >= 0, count <= bytes.count - p else { throw Failure(message: "object \(index) runs past the end of the property list") }
+        }
+        /// `count` items of `size` bytes each, as a byte count that is known to fit.
+        func need(_ count: Int, of size: Int) throws(Failure) -> Int {
+            let (total, overflow) = count.multipliedReportingOverflow(by: size)
+            guard !overflow else { throw Failure(message: "object \(index) runs past the end of the property list") }
+            try need(total)
+            return total
         }
         func length() throws(Failure) -> Int {
             guard info == 0x0F else { return info }
             try need(1)
             let intMarker = bytes[p]
-            guard intMarker >> 4 == 1 else { throw Failure(message: "object \(index) has a malformed length") }
+            // A length is an integer object of 1, 2, 4 or 8 bytes.
+            guard intMarker >> 4 == 1, intMarker & 0x0F <= 3 else { throw Failure(message: "object \(index) has a malformed length") }
             let size = 1 << Int(intMarker & 0x0F)
             p += 1
             try need(size)
@@ -101,11 +115,11 @@ public struct BinaryPlist: Sendable {
             return value
         }
         func references(_ count: Int) throws(Failure) -> [Int] {
-            try need(count * referenceSize)
+            let total = try need(count, of: referenceSize)
             var refs = [Int]()
             refs.reserveCapacity(count)
             for i in 0..<count { refs.append(Self.bigEndian(bytes, p + i * referenceSize, referenceSize)) }
-            p += count * referenceSize
+            p += total
             return refs
         }
         switch type {
@@ -116,14 +130,16 @@ public struct BinaryPlist: Sendable {
             default: return .null
             }
         case 0x1:
+            // 1, 2, 4, 8 or 16 bytes (16: a 128-bit integer, of which the low 8 bytes are read).
+            guard info <= 4 else { throw Failure(message: "object \(index) is an integer of \(1 << info) bytes") }
             let size = 1 << info
             try need(size)
-            guard size <= 16 else { throw Failure(message: "object \(index) is an integer of \(size) bytes") }
             var value: UInt64 = 0
             for i in max(0, size - 8)..<size { value = value << 8 | UInt64(bytes[p + i]) }
             return .int(Int64(bitPattern: value))
         case 0x2, 0x3:
             let size = type == 0x3 ? 8 : 1 << info
+            guard size == 4 || size == 8 else { throw Failure(message: "object \(index) is a real number of \(size) bytes") }
             try need(size)
             var bits: UInt64 = 0
             for i in 0..<size { bits = bits << 8 | UInt64(bytes[p + i]) }
@@ -139,7 +155,7 @@ public struct BinaryPlist: Sendable {
             return .string(String(decoding: bytes[p..<(p + count)], as: UTF8.self))
         case 0x6:
             let count = try length()
-            try need(count * 2)
+            _ = try need(count, of: 2)
             var units = [UInt16]()
             units.reserveCapacity(count)
             for i in 0..<count { units.append(UInt16(bytes[p + 2 * i]) << 8 | UInt16(bytes[p + 2 * i + 1])) }

@@ -20,20 +20,28 @@ public enum RawDeflate {
         }
     }
 
+    /// zlib counts input and output in 32 bits: larger buffers are fed in pieces of this size.
+    static let piece = Int(UInt32.max / 2)
+
     /// Inflates `data`, refusing to produce more than `limit` bytes.
     public static func inflate(_ data: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         guard wb_inflate_init_raw(&stream) == Z_OK else { throw .corrupt("zlib would not start") }
         defer { inflateEnd(&stream) }
         var output = [UInt8]()
-        output.reserveCapacity(min(limit, max(1024, data.count * 3)))
+        output.reserveCapacity(min(max(0, limit), max(1024, data.count * 3)))
         var chunk = [UInt8](repeating: 0, count: 1 << 18)
         var status: Int32 = Z_OK
         var failure: Failure?
         data.withUnsafeBufferPointer { input in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = uInt(input.count)
+            var fed = 0
             while status == Z_OK {
+                if stream.avail_in == 0 && fed < input.count {
+                    let size = min(piece, input.count - fed)
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + fed)
+                    stream.avail_in = uInt(size)
+                    fed += size
+                }
                 let produced: Int = chunk.withUnsafeMutableBufferPointer { out in
                     stream.next_out = out.baseAddress
                     stream.avail_out = uInt(out.count)
@@ -48,12 +56,12 @@ public enum RawDeflate {
                     }
                     return
                 }
-                if output.count + produced > limit {
+                if produced > limit - output.count {
                     failure = .tooLarge(limit: limit)
                     return
                 }
                 output.append(contentsOf: chunk[0..<produced])
-                if status == Z_OK && stream.avail_in == 0 && produced == 0 {
+                if status == Z_OK && stream.avail_in == 0 && fed == input.count && produced == 0 {
                     failure = .truncated
                     return
                 }
@@ -72,12 +80,22 @@ public enum RawDeflate {
         var output = [UInt8](repeating: 0, count: bound)
         let written: Int = data.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(out.count)
-                _ = CZlib.deflate(&stream, Z_FINISH)
-                return out.count - Int(stream.avail_out)
+                // In pieces zlib's 32-bit counters can hold; the bound leaves room for all of it.
+                var fed = 0, made = 0
+                var status = Z_OK
+                repeat {
+                    let size = min(piece, input.count - fed)
+                    stream.next_in = size > 0 ? UnsafeMutablePointer(mutating: input.baseAddress! + fed) : nil
+                    stream.avail_in = uInt(size)
+                    fed += size
+                    let room = min(piece, out.count - made)
+                    stream.next_out = out.baseAddress.map { $0 + made }
+                    stream.avail_out = uInt(room)
+                    status = CZlib.deflate(&stream, fed == input.count ? Z_FINISH : Z_NO_FLUSH)
+                    made += room - Int(stream.avail_out)
+                    fed -= Int(stream.avail_in)
+                } while status == Z_OK && made < out.count
+                return made
             }
         }
         output.removeSubrange(written...)

@@ -29,6 +29,13 @@ public struct SpaceRecord: Sendable, Equatable {
     public var json: JSONObject
     public var file: String
     public var worldMap: WorldMapState
+    /// The other files of the store that hold a space with the same id (a sync-conflict
+    /// copy, say). wb shows them all and saves none of them: it will not choose.
+    public var duplicates: [String] = []
+
+    /// What tells this record from every other in its store, for its handle: the id, and
+    /// the file too when the id is in several files.
+    public var handleKey: String { duplicates.isEmpty ? id.uppercased() : id.uppercased() + "|" + file }
 }
 
 /// `anchors/{ID}.json`.
@@ -42,8 +49,70 @@ public struct AnchorRecord: Sendable, Equatable {
     public var deletedAt: String?
     public var json: JSONObject
     public var file: String
+    /// The other files of the store that hold an anchor with the same id; see `SpaceRecord`.
+    public var duplicates: [String] = []
 
     public var isDeleted: Bool { deletedAt != nil }
+    public var handleKey: String { duplicates.isEmpty ? id.uppercased() : id.uppercased() + "|" + file }
+}
+
+/// An id that may name a file: a UUID, 8-4-4-4-12 hexadecimal digits in either case. It
+/// is the only way an id becomes part of a path in a store, so an id such as `../../x`
+/// can never name a file outside it.
+public struct StoreUUID: Sendable, Hashable, CustomStringConvertible {
+    /// In upper case, as the SDK's `uuidString` and its file names.
+    public let text: String
+
+    public init?(_ raw: String) {
+        let bytes = Array(raw.utf8)
+        guard bytes.count == 36 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                        || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte) else { return nil }
+            }
+        }
+        text = raw.uppercased()
+    }
+
+    public var description: String { text }
+
+    /// An id as a message quotes it: escaped, and shortened when long.
+    static func quoted(_ id: String) -> String {
+        String(reflecting: id.count > 80 ? String(id.prefix(80)) + "…" : id)
+    }
+}
+
+/// The paths of a store's files. Each is made from a `StoreUUID`, so an id that is not a
+/// UUID is refused here, where paths are built, whatever let it through before.
+extension HyperbasisStore {
+    public enum Folder: String, Sendable {
+        case spaces, anchors
+    }
+
+    static func uuid(_ id: String, _ what: String, root: String) throws(FileError) -> StoreUUID {
+        guard let uuid = StoreUUID(id) else {
+            throw FileError(path: root, message: "\(what) \(StoreUUID.quoted(id)) is not a UUID; wb makes file names only from UUIDs, so it writes nothing")
+        }
+        return uuid
+    }
+
+    /// `spaces/{ID}.json` or `anchors/{ID}.json`, the name the SDK looks for.
+    public static func recordFile(_ root: String, _ folder: Folder, id: String) throws(FileError) -> String {
+        root + "/" + folder.rawValue + "/" + (try uuid(id, folder == .spaces ? "the space id" : "the anchor id", root: root)).text + ".json"
+    }
+
+    /// `worldmaps/{ID}.bin`.
+    public static func worldMapFile(_ root: String, spaceId: String) throws(FileError) -> String {
+        root + "/worldmaps/" + (try uuid(spaceId, "the space id", root: root)).text + ".bin"
+    }
+
+    /// `events/{ID}/events.jsonl`.
+    public static func eventLog(_ root: String, spaceId: String) throws(FileError) -> String {
+        root + "/events/" + (try uuid(spaceId, "the space id", root: root)).text + "/events.jsonl"
+    }
 }
 
 /// One line of `events/{SPACE}/events.jsonl`.
@@ -76,10 +145,15 @@ public struct HyperbasisStore: Sendable {
     /// map inline as base64 `worldMapData`) rather than a folder.
     public var isSingleFile = false
 
-    /// Reads an HBSpace JSON file as a store of one space; nil when the file is not one.
-    public static func loadSpaceFile(_ path: String) -> HyperbasisStore? {
-        guard case .success(let object) = parse(path), case .string(let encoded)? = object["worldMapData"],
-              let id = string(object, "id") else { return nil }
+    /// Reads an HBSpace JSON file as a store of one space: nil when the file is not JSON
+    /// with a `worldMapData` key; an error, saying what is wrong, when it has one but no
+    /// usable id. A `worldMapData` that is not base64 text is the space's problem.
+    public static func loadSpaceFile(_ path: String) throws(FileError) -> HyperbasisStore? {
+        guard case .success(let object) = parse(path), let mapValue = object["worldMapData"] else { return nil }
+        guard let idValue = object["id"] else { throw FileError(path: path, message: "an HBSpace file, but it has no \"id\"") }
+        guard case .string(let id) = idValue else {
+            throw FileError(path: path, message: "an HBSpace file, but its \"id\" is \(idValue.typeName), not text")
+        }
         var store = HyperbasisStore(path: path)
         store.isSingleFile = true
         var isCompressed = false
@@ -87,12 +161,16 @@ public struct HyperbasisStore: Sendable {
         var record = SpaceRecord(id: id, name: string(object, "name"), createdAt: string(object, "createdAt"),
                                  updatedAt: string(object, "updatedAt"), isCompressed: isCompressed, json: object, file: path,
                                  worldMap: WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: nil))
-        if let data = Data(base64Encoded: encoded) {
-            record.worldMap = inspectWorldMap([UInt8](data), compressed: isCompressed)
+        if case .string(let encoded) = mapValue {
+            if let data = Data(base64Encoded: encoded) {
+                record.worldMap = inspectWorldMap([UInt8](data), compressed: isCompressed)
+            } else {
+                record.worldMap.problem = "its \"worldMapData\" is not base64"
+            }
         } else {
-            record.worldMap.problem = "its worldMapData is not base64"
+            record.worldMap.problem = "its \"worldMapData\" is \(mapValue.typeName), not base64 text"
         }
-        if let problem = record.worldMap.problem { store.problems.append("space \(id): \(problem)") }
+        if let problem = record.worldMap.problem { store.problems.append("\(path): space \(id): \(problem)") }
         store.spaces = [record]
         return store
     }
@@ -116,7 +194,9 @@ public struct HyperbasisStore: Sendable {
                 store.loadAnchor(name, spaces: spaceIDs)
             }
         }
-        for space in store.spaces {
+        store.markDuplicates()
+        var logsRead = Set<String>()
+        for space in store.spaces where logsRead.insert(space.id.uppercased()).inserted {
             store.loadEvents(space.id)
         }
         if let bytes = try? FileIO.read(path + "/pending_operations.json"),
@@ -126,13 +206,55 @@ public struct HyperbasisStore: Sendable {
         return store
     }
 
-    /// The JSON files of a folder, sorted; lower-case names are reported (the SDK skips them).
+    /// The JSON files of a folder, sorted; UUID names not in upper case are reported (the
+    /// SDK looks for upper-case names). Names that are not UUIDs at all are reported when
+    /// the file is read, against the id inside.
     static func listing(_ folder: String, suffix: String, store: inout HyperbasisStore) -> [String] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(suffix) }.sorted()
-        for name in names where name != name.uppercased().replacingOccurrences(of: suffix.uppercased(), with: suffix) {
-            store.problems.append("\(folder)/\(name): a lower-case file name; the SDK looks for upper-case UUIDs and will not see it")
+        for name in names {
+            let stem = String(name.dropLast(suffix.count))
+            if let uuid = StoreUUID(stem), uuid.text != stem {
+                store.problems.append("\(folder)/\(name): a lower-case file name; the SDK looks for upper-case UUIDs and will not see it"
+                                      + " (a save of this record renames it to \(uuid.text)\(suffix))")
+            }
         }
         return names
+    }
+
+    /// Whether a record's file is named for its id, but for case (a record named for
+    /// another id, or for none, is not where the SDK or a save looks for it).
+    mutating func checkName(_ file: String, id: String, what: String) {
+        let name = FileIO.baseName(of: file)
+        let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        if stem.uppercased() != id.uppercased() {
+            problems.append("\(file): its name is not its id \(id.uppercased()); the SDK looks for \(what) in \(id.uppercased()).json, "
+                            + "and wb will not save it under either name")
+        }
+    }
+
+    /// Records whose id is in more than one file are each told of the others, and reported:
+    /// wb will not choose which file is the record.
+    mutating func markDuplicates() {
+        func files<Record>(_ records: [Record], id: (Record) -> String, file: (Record) -> String) -> [String: [String]] {
+            var byID: [String: [String]] = [:]
+            for record in records { byID[id(record).uppercased(), default: []].append(file(record)) }
+            return byID.filter { $0.value.count > 1 }
+        }
+        let spaceFiles = files(spaces, id: \.id, file: \.file)
+        for index in spaces.indices {
+            if let all = spaceFiles[spaces[index].id.uppercased()] { spaces[index].duplicates = all.filter { $0 != spaces[index].file } }
+        }
+        let anchorFiles = files(anchors, id: \.id, file: \.file)
+        for index in anchors.indices {
+            if let all = anchorFiles[anchors[index].id.uppercased()] { anchors[index].duplicates = all.filter { $0 != anchors[index].file } }
+        }
+        let note = "wb shows each and will save none of them (keep one file, then reopen the store)"
+        for (id, list) in spaceFiles.sorted(by: { $0.key < $1.key }) {
+            problems.append("space \(id) is in \(list.count) files: \(list.joined(separator: ", ")); \(note)")
+        }
+        for (id, list) in anchorFiles.sorted(by: { $0.key < $1.key }) {
+            problems.append("anchor \(id) is in \(list.count) files: \(list.joined(separator: ", ")); \(note)")
+        }
     }
 
     struct Unreadable: Error {
@@ -191,12 +313,18 @@ public struct HyperbasisStore: Sendable {
             problems.append("\(file): no \"id\" (this space is skipped)")
             return
         }
+        // The id names the world map, the event log and the file a save writes.
+        guard let uuid = StoreUUID(id) else {
+            problems.append("\(file): \"id\" is not a UUID (\(StoreUUID.quoted(id))); this space is skipped")
+            return
+        }
+        checkName(file, id: id, what: "the space")
         var isCompressed = false
         if case .bool(let flag)? = object["isCompressed"] { isCompressed = flag }
         var record = SpaceRecord(id: id, name: Self.string(object, "name"), createdAt: Self.string(object, "createdAt"),
                                  updatedAt: Self.string(object, "updatedAt"), isCompressed: isCompressed, json: object,
                                  file: file, worldMap: WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: nil))
-        record.worldMap = Self.readWorldMap(path + "/worldmaps/" + id.uppercased() + ".bin", compressed: isCompressed)
+        record.worldMap = Self.readWorldMap(path + "/worldmaps/" + uuid.text + ".bin", compressed: isCompressed)
         if let problem = record.worldMap.problem { problems.append("space \(id): \(problem)") }
         spaces.append(record)
     }
@@ -227,6 +355,8 @@ public struct HyperbasisStore: Sendable {
                         + "bomb, or a map the SDK would truncate"
                 } else if stored.starts(with: Array("bplist00".utf8)) {
                     state.problem = "isCompressed is true but its world map is not compressed (it is a plain property list)"
+                } else if case .truncated = error {
+                    state.problem = "isCompressed is true but its world map cannot be inflated: \(error)"
                 } else {
                     state.problem = "isCompressed is true but its world map is \(error)"
                 }
@@ -261,6 +391,12 @@ public struct HyperbasisStore: Sendable {
             problems.append("\(file): an anchor needs \"id\" and \"spaceId\" (this anchor is skipped)")
             return
         }
+        // The id names the anchor's file, the space id its event log.
+        for (key, value) in [("id", id), ("spaceId", spaceId)] where StoreUUID(value) == nil {
+            problems.append("\(file): \"\(key)\" is not a UUID (\(StoreUUID.quoted(value))); this anchor is skipped")
+            return
+        }
+        checkName(file, id: id, what: "the anchor")
         var metadata = JSONObject()
         if case .object(let m)? = object["metadata"] { metadata = m }
         let transform = Self.transform(object["transform"])
@@ -274,8 +410,7 @@ public struct HyperbasisStore: Sendable {
     /// Reads the event log, keeping every whole line; a last line torn by a crash is
     /// reported and left out (the SDK would fail the whole log on it).
     mutating func loadEvents(_ spaceId: String) {
-        let file = path + "/events/" + spaceId.uppercased() + "/events.jsonl"
-        guard FileIO.stamp(of: file) != nil else { return }
+        guard let file = try? Self.eventLog(path, spaceId: spaceId), FileIO.stamp(of: file) != nil else { return }
         guard let bytes = try? FileIO.read(file) else {
             problems.append("\(file): cannot be read")
             return

@@ -24,14 +24,16 @@ extension Workspace {
         return rooms(inSpace: anchor.spaceId).first { room in outline(of: room).contains { $0.encloses(point) } }
     }
 
-    /// Changes that carry along, by the same motion, the live anchors standing in a room.
-    public func anchorChanges(for room: Identity, motion: RigidMotion) -> [Change] {
+    /// Changes that carry along, by the same motion, the live anchors standing in a room;
+    /// refused when one of them is in several files (see `AnchorRecord.duplicates`).
+    public func anchorChanges(for room: Identity, motion: RigidMotion) throws(EditError) -> [Change] {
         guard let id = room.scope.roomID, let space = file(id: room.file)?.spaceLinks[id] else { return [] }
         var changes: [Change] = []
         for entry in stores {
             for (index, anchor) in entry.store.anchors.enumerated()
             where anchor.spaceId.uppercased() == space.uppercased() && !anchor.isDeleted && self.room(containing: anchor) == room {
                 guard let t = anchor.transform else { continue }
+                try anchor.checkEditable()
                 changes.append(.anchor(store: entry.id, index: index, anchor.with(transform: motion.apply(to: t))))
             }
         }

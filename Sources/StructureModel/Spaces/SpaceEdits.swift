@@ -11,6 +11,14 @@ public enum HyperbasisDate {
 }
 
 extension AnchorRecord {
+    /// Refuses to edit an anchor whose id is in several files: which of them is the anchor
+    /// is the user's call, and a save would write one over the other.
+    func checkEditable() throws(EditError) {
+        guard !duplicates.isEmpty else { return }
+        throw EditError("anchor \(id.uppercased()) is in \(duplicates.count + 1) files (\(([file] + duplicates).joined(separator: ", "))); "
+                        + "wb will not choose between them: keep one file and reopen the store")
+    }
+
     /// The record with its transform replaced, in the file's JSON too.
     func with(transform: Transform) -> AnchorRecord {
         var copy = self
@@ -30,6 +38,10 @@ extension Workspace {
 
     public func planRenameSpace(store: Int, index: Int, name: String?) throws(EditError) -> EditPlan {
         var record = try storeEntry(store).store.spaces[index]
+        guard record.duplicates.isEmpty else {
+            throw EditError("space \(record.id.uppercased()) is in \(record.duplicates.count + 1) files (\(([record.file] + record.duplicates).joined(separator: ", "))); "
+                            + "wb will not choose between them: keep one file and reopen the store")
+        }
         let new = name?.isEmpty == true ? nil : name
         var plan = EditPlan()
         guard record.name != new else { return plan }
@@ -41,6 +53,7 @@ extension Workspace {
 
     public func planMoveAnchor(store: Int, index: Int, by offset: SIMD3<Double>) throws(EditError) -> EditPlan {
         let record = try storeEntry(store).store.anchors[index]
+        try record.checkEditable()
         guard let transform = record.transform else {
             throw EditError("this anchor's transform is not 16 numbers; set it whole before moving it")
         }
@@ -51,6 +64,7 @@ extension Workspace {
 
     public func planSetMetadata(store: Int, index: Int, key: String, value: JSONValue?) throws(EditError) -> EditPlan {
         var record = try storeEntry(store).store.anchors[index]
+        try record.checkEditable()
         guard !key.isEmpty else { throw EditError("a metadata key cannot be empty") }
         if value == nil && record.metadata[key] == nil { throw EditError("the anchor has no metadata key '\(key)'") }
         var plan = EditPlan()
@@ -64,6 +78,7 @@ extension Workspace {
     /// Soft deletion, as the SDK does it: `deletedAt` is set; the file stays.
     public func planDeleteAnchor(store: Int, index: Int, now: Date) throws(EditError) -> EditPlan {
         var record = try storeEntry(store).store.anchors[index]
+        try record.checkEditable()
         guard !record.isDeleted else { throw EditError("it is already deleted") }
         let stamp = HyperbasisDate.string(now)
         record.deletedAt = stamp
@@ -73,6 +88,7 @@ extension Workspace {
 
     public func planRestoreAnchor(store: Int, index: Int) throws(EditError) -> EditPlan {
         var record = try storeEntry(store).store.anchors[index]
+        try record.checkEditable()
         guard record.isDeleted else { throw EditError("it is not deleted") }
         record.deletedAt = nil
         record.json["deletedAt"] = nil

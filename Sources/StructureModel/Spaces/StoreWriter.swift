@@ -14,7 +14,23 @@ extension HyperbasisStore {
     public struct SaveResult: Sendable {
         public var store: HyperbasisStore
         public var written: [String]
+        /// Files renamed (from, to) to the upper-case name the SDK looks for, then written.
+        public var renamed: [Renamed] = []
         public var events: Int
+    }
+
+    public struct Renamed: Sendable, Equatable {
+        public var from: String
+        public var to: String
+    }
+
+    /// One record file to write, planned: every refusal comes before the first write.
+    private struct Write {
+        var file: String
+        var renameFrom: String?
+        var bytes: [UInt8]
+        var log: String?
+        var lines: [[UInt8]] = []
     }
 
     static func compactJSON(_ object: JSONObject) -> [UInt8] {
@@ -24,6 +40,11 @@ extension HyperbasisStore {
     }
 
     /// Writes what differs between `self` and `onDisk`. With `dryRun`, only says what it would write.
+    ///
+    /// Refused, before anything is written: a changed record whose id is in several files
+    /// (wb does not choose between them), whose id or space id is not a UUID, whose file is
+    /// named for another id, or whose event log has run out of version numbers; and any
+    /// write that would land outside the store or through a symbolic link.
     public func save(comparedWith onDisk: HyperbasisStore, now: Date, dryRun: Bool) throws(FileError) -> SaveResult {
         var result = SaveResult(store: self, written: [], events: 0)
         let stamp = HyperbasisDate.string(now)
@@ -36,26 +57,39 @@ extension HyperbasisStore {
             result.store.spaces[0] = space
             return result
         }
+        var writes: [Write] = []
         for (index, space) in spaces.enumerated() {
-            guard let old = onDisk.spaces.first(where: { $0.id == space.id }), old != space else { continue }
+            // Records are edited in place, never added or removed: the one on disk is at the same place.
+            guard onDisk.spaces.indices.contains(index), onDisk.spaces[index].file == space.file, onDisk.spaces[index] != space else { continue }
+            try Self.refuseDuplicates(space.duplicates, file: space.file, what: "space", id: space.id)
+            let file = try Self.recordFile(path, .spaces, id: space.id)
+            let renameFrom = try Self.renameSource(space.file, for: file, what: "space", id: space.id)
             var saved = space
             saved.updatedAt = stamp
             saved.json["updatedAt"] = .string(stamp)
             saved.json["id"] = .string(space.id.uppercased())
-            let file = path + "/spaces/" + space.id.uppercased() + ".json"
-            if !dryRun { try FileIO.writeAtomically(Self.compactJSON(saved.json), to: file) }
+            writes.append(Write(file: file, renameFrom: renameFrom, bytes: Self.compactJSON(saved.json), log: nil))
             saved.file = file
-            result.written.append(file)
             result.store.spaces[index] = saved
         }
         for (index, anchor) in anchors.enumerated() {
-            guard let old = onDisk.anchors.first(where: { $0.id == anchor.id }), old != anchor else { continue }
+            guard onDisk.anchors.indices.contains(index), onDisk.anchors[index].file == anchor.file, onDisk.anchors[index] != anchor else { continue }
+            let old = onDisk.anchors[index]
+            try Self.refuseDuplicates(anchor.duplicates, file: anchor.file, what: "anchor", id: anchor.id)
+            let file = try Self.recordFile(path, .anchors, id: anchor.id)
+            let logFile = try Self.eventLog(path, spaceId: anchor.spaceId)
+            let renameFrom = try Self.renameSource(anchor.file, for: file, what: "anchor", id: anchor.id)
             var saved = anchor
             saved.updatedAt = stamp
             saved.json["updatedAt"] = .string(stamp)
             saved.json["id"] = .string(anchor.id.uppercased())
             var log = result.store.events[anchor.spaceId] ?? []
             var version = log.filter { $0.anchorId.uppercased() == anchor.id.uppercased() }.map(\.version).max() ?? 0
+            // At most two events follow (a seeded created, then the change).
+            guard version <= Int.max - 2 else {
+                throw FileError(path: logFile, message: "anchor \(anchor.id.uppercased())'s events are numbered up to \(version); "
+                                + "the next version number would overflow, so the anchor is not saved")
+            }
             var lines: [JSONObject] = []
             func event(_ type: String, timestamp: String, transform: Transform?, metadata: JSONObject?) {
                 version += 1
@@ -84,12 +118,8 @@ extension HyperbasisStore {
             } else if old.metadata != anchor.metadata {
                 event("updated", timestamp: stamp, transform: nil, metadata: anchor.metadata)
             }
-            let file = path + "/anchors/" + anchor.id.uppercased() + ".json"
-            let logFile = path + "/events/" + anchor.spaceId.uppercased() + "/events.jsonl"
-            if !dryRun {
-                try FileIO.writeAtomically(Self.compactJSON(saved.json), to: file)
-                try Self.append(lines.map { Self.compactJSON($0) }, to: logFile)
-            }
+            writes.append(Write(file: file, renameFrom: renameFrom, bytes: Self.compactJSON(saved.json), log: logFile,
+                                lines: lines.map { Self.compactJSON($0) }))
             for line in lines {
                 guard case .string(let id)? = line["id"], case .string(let type)? = line["type"],
                       case .string(let timestamp)? = line["timestamp"] else { continue }
@@ -100,20 +130,94 @@ extension HyperbasisStore {
             result.store.events[anchor.spaceId] = log
             result.events += lines.count
             saved.file = file
-            result.written.append(file)
             result.store.anchors[index] = saved
         }
+        for write in writes {
+            try Self.confine(write.file, root: path)
+            if let from = write.renameFrom { try Self.confine(from, root: path) }
+            if let log = write.log, !write.lines.isEmpty { try Self.confine(log, root: path) }
+        }
+        for write in writes {
+            if let from = write.renameFrom {
+                if !dryRun { try Self.moveRecordFile(from, to: write.file) }
+                result.renamed.append(Renamed(from: from, to: write.file))
+            }
+            if !dryRun {
+                try FileIO.writeAtomically(write.bytes, to: write.file)
+                if let log = write.log { try Self.append(write.lines, to: log) }
+            }
+            result.written.append(write.file)
+        }
         return result
+    }
+
+    static func refuseDuplicates(_ others: [String], file: String, what: String, id: String) throws(FileError) {
+        guard !others.isEmpty else { return }
+        throw FileError(path: file, message: "\(what) \(id.uppercased()) is in \(others.count + 1) files (this one and "
+                        + "\(others.joined(separator: ", "))); wb will not choose between them, so it saves neither: keep one file and reopen the store")
+    }
+
+    /// The file to rename to `target` first: nil when the record is already there; its own
+    /// file when that differs only by case (a lower-case name the SDK would not find).
+    /// A file named for anything else is refused: it is not wb's to guess which is right.
+    static func renameSource(_ file: String, for target: String, what: String, id: String) throws(FileError) -> String? {
+        guard file != target else { return nil }
+        if FileIO.parentFolder(of: file) == FileIO.parentFolder(of: target),
+           FileIO.baseName(of: file).uppercased() == FileIO.baseName(of: target).uppercased() {
+            return file
+        }
+        let name = FileIO.baseName(of: target)
+        throw FileError(path: file, message: "holds \(what) \(id.uppercased()) but is not named \(name), where the SDK looks for it; "
+                        + "wb will not write a second file for it: rename this one \(name) (or remove it) and reopen the store")
+    }
+
+    /// Refuses a write that would not land in a plain file inside the store: through a
+    /// symbolic link, or into a folder that leads out of it.
+    static func confine(_ file: String, root: String) throws(FileError) {
+        var info = stat()
+        if lstat(file, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw FileError(path: file, message: "is not a plain file (a symbolic link, a folder or a device); wb writes only plain files inside the store")
+        }
+        // The nearest folder that exists (an event log's folder may not, yet).
+        var folder = FileIO.parentFolder(of: file)
+        while !FileIO.isDirectory(folder) && folder != "/" && folder != "." { folder = FileIO.parentFolder(of: folder) }
+        guard let top = resolved(root), let inside = resolved(folder), inside == top || inside.hasPrefix(top == "/" ? "/" : top + "/") else {
+            throw FileError(path: file, message: "lies outside the store \(root) (a folder of it is a link elsewhere?); wb writes only inside the store")
+        }
+    }
+
+    /// The path with every symbolic link and `..` resolved, or nil.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// Renames a record's file to its upper-case name in one step, never over another file
+    /// (on a case-insensitive volume the two names are the same file, which is fine).
+    static func moveRecordFile(_ from: String, to target: String) throws(FileError) {
+        var source = stat(), existing = stat()
+        guard lstat(from, &source) == 0 else { throw FileError(path: from, message: FileIO.errorText(errno)) }
+        if lstat(target, &existing) == 0 && !(existing.st_dev == source.st_dev && existing.st_ino == source.st_ino) {
+            throw FileError(path: target, message: "exists already, so \(FileIO.baseName(of: from)) is not renamed to it; wb will not replace another file")
+        }
+        guard rename(from, target) == 0 else { throw FileError(path: from, message: FileIO.errorText(errno)) }
+        let folderFD = open(FileIO.parentFolder(of: target), O_RDONLY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
     }
 
     /// Appends whole lines to a JSON Lines file; a last line torn by a crash is first
     /// closed with a newline so it stays a line of its own.
     static func append(_ lines: [[UInt8]], to file: String) throws(FileError) {
         guard !lines.isEmpty else { return }
+        // events/ and events/{SPACE}/ are made when missing, as the SDK does.
         let folder = FileIO.parentFolder(of: file)
-        if !FileIO.isDirectory(folder) {
-            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
-                throw FileError(path: folder, message: FileIO.errorText(errno))
+        for needed in [FileIO.parentFolder(of: folder), folder] where !FileIO.isDirectory(needed) {
+            guard mkdir(needed, 0o755) == 0 || errno == EEXIST else {
+                throw FileError(path: needed, message: FileIO.errorText(errno))
             }
         }
         var bytes: [UInt8] = []

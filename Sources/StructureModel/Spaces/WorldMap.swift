@@ -33,7 +33,7 @@ public enum WorldMapArchive {
         let top = try plist.dictionary(plist.top)
         let archiver = top["$archiver"].flatMap(plist.string) ?? ""
         var archiveVersion = 0
-        if let ref = top["$version"], case .int(let v) = try plist.object(ref) { archiveVersion = Int(v) }
+        if let ref = top["$version"], case .int(let v) = try plist.object(ref) { archiveVersion = Int(clamping: v) }
         guard archiver == "NSKeyedArchiver", let topRef = top["$top"], let objectsRef = top["$objects"],
               case .array(let objects) = try plist.object(objectsRef) else {
             throw BinaryPlist.Failure(message: "a property list, but not an NSKeyedArchiver archive")
@@ -67,7 +67,7 @@ public enum WorldMapArchive {
         let rootClass = try className(root)
         var info = WorldMapInfo(archiver: archiver, archiveVersion: archiveVersion, rootClass: rootClass, mapVersion: nil,
                                 anchors: [], referenceOriginTransform: nil, opaqueSizes: [:], problems: [])
-        if let ref = root["version"], case .int(let v) = try plist.object(try resolve(ref)) { info.mapVersion = Int(v) }
+        if let ref = root["version"], case .int(let v) = try plist.object(try resolve(ref)) { info.mapVersion = Int(clamping: v) }
         for key in ["trackingData", "surfaceData"] {
             if let ref = root[key], case .data(let range) = try plist.object(try resolve(ref)) { info.opaqueSizes[key] = range.count }
         }

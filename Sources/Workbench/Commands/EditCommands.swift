@@ -283,7 +283,9 @@ extension Shell {
                 throw CommandFailure("\(handleText(room)) is in no space: attach it to one first (attach ROOM SPACE)", at: invocation.positionals[0])
             }
             // Which anchors stand in the room is decided before the room moves.
-            let anchors = session.workspace.anchorChanges(for: room, motion: motion)
+            let anchors = try self.plan({ () throws(EditError) in
+                EditPlan(changes: try session.workspace.anchorChanges(for: room, motion: motion))
+            }, at: invocation.positionals[0]).changes
             plan.changes += anchors
             plan.notes.append("\(anchors.count) anchor\(anchors.count == 1 ? "" : "s") moved with the room")
         }

@@ -27,11 +27,18 @@ extension Shell {
             if let step { return try session.open(path: path, text: step) }
             return try session.open(path: path)
         }
-        if case .failure(let error) = result, error.message.hasPrefix("not a RoomPlan room or structure"),
-           let store = HyperbasisStore.loadSpaceFile(path) {
+        if case .failure(let error) = result, error.message.hasPrefix("not a RoomPlan room or structure") {
             // JSON of another shape: an HBSpace file carries its world map as worldMapData.
-            addStore(store, step: step)
-            return
+            let space: HyperbasisStore?
+            do {
+                space = try HyperbasisStore.loadSpaceFile(path)
+            } catch {
+                throw LoadError(path: path, message: error.message, location: nil, lineText: nil)
+            }
+            if let space {
+                addStore(space, step: step)
+                return
+            }
         }
         let (file, warnings) = try result.get()
         for diagnostic in file.diagnostics {

@@ -191,6 +191,16 @@ extension Shell {
                 details: "find objects where category = chair and confidence != high — the expression language is in 'help ls'."
             ) { invocation in
                 let shell = invocation.shell
+                if let first = invocation.positionals.first, first.text == "spaces" || first.text == "anchors" {
+                    guard first.text == "anchors" else {
+                        throw CommandFailure("spaces cannot be filtered (ls spaces lists them all; find anchors where ... works)", at: first)
+                    }
+                    guard invocation.positionals.count > 1 else {
+                        throw CommandFailure("find anchors needs where and an expression, like find anchors where color = yellow", at: first)
+                    }
+                    shell.output.write(try shell.listAnchors(where: Array(invocation.positionals.dropFirst())))
+                    return
+                }
                 let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: nil, requireWhere: true,
                                                         command: "find", at: invocation.name)
                 shell.output.write(shell.options.json ? renderJSON(.array(rows.map(shell.json))) : shell.table(kind, rows))

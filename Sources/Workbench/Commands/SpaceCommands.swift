@@ -44,7 +44,7 @@ extension Shell {
         let handles = session.workspace.handles
         for (storeIndex, entry) in session.workspace.stores.enumerated() {
             for (index, space) in entry.store.spaces.enumerated() {
-                result.append((handles.handle(forSpace: space.id, store: entry.id) ?? "sp?", storeIndex, index, space))
+                result.append((handles.handle(forSpace: space, store: entry.id) ?? "sp?", storeIndex, index, space))
             }
         }
         return result
@@ -55,7 +55,7 @@ extension Shell {
         let handles = session.workspace.handles
         for (storeIndex, entry) in session.workspace.stores.enumerated() {
             for (index, anchor) in entry.store.anchors.enumerated() {
-                result.append((handles.handle(forAnchor: anchor.id, store: entry.id) ?? "a?", storeIndex, index, anchor))
+                result.append((handles.handle(forAnchor: anchor, store: entry.id) ?? "a?", storeIndex, index, anchor))
             }
         }
         return result
@@ -66,7 +66,14 @@ extension Shell {
     private func pick<T>(_ entries: [(handle: String, store: Int, index: Int, item: T)], id: (T) -> String,
                          _ word: Argument, what: String) throws -> (handle: String, store: Int, index: Int, item: T)? {
         let text = word.text.uppercased()
-        if let exact = entries.first(where: { $0.handle == word.text || id($0.item).uppercased() == text }) { return exact }
+        if let byHandle = entries.first(where: { $0.handle == word.text }) { return byHandle }
+        // An id in several files (a sync-conflict copy) names several things: never pick one.
+        let byID = entries.filter { id($0.item).uppercased() == text }
+        if byID.count > 1 {
+            throw CommandFailure("'\(word.text)' names several \(what)s (\(byID.map(\.handle).joined(separator: ", ")): the same id in several files); "
+                                 + "use a handle", at: word)
+        }
+        if let exact = byID.first { return exact }
         guard text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return nil }
         let matches = entries.filter { id($0.item).uppercased().hasPrefix(text) }
         if matches.count > 1 {
@@ -231,6 +238,10 @@ extension Shell {
                                              ("name", space.name ?? "(none)"), ("created", space.createdAt ?? "?"),
                                              ("updated", space.updatedAt ?? "?"), ("compressed", space.isCompressed ? "yes (raw DEFLATE)" : "no"),
                                              ("map bytes", "\(space.worldMap.storedSize) stored, \(space.worldMap.rawSize.map(String.init) ?? "?") raw")]
+            if !space.duplicates.isEmpty {
+                lines.append(("file", space.file))
+                lines.append(("same id in", space.duplicates.joined(separator: ", ") + " (not saved: keep one file)"))
+            }
             if let info = space.worldMap.info {
                 lines.append(("archive", "\(info.archiver) \(info.archiveVersion), root \(info.rootClass)"))
                 lines.append(("map version", info.mapVersion.map(String.init) ?? "none"))
@@ -257,6 +268,10 @@ extension Shell {
             var lines: [(String, String)] = [("handle", entry.handle), ("kind", "anchor"), ("identifier", a.id),
                                              ("space", spaceHandle(a.spaceId) ?? a.spaceId), ("state", a.isDeleted ? "deleted \(a.deletedAt!)" : "live"),
                                              ("created", a.createdAt ?? "?"), ("updated", a.updatedAt ?? "?")]
+            if !a.duplicates.isEmpty {
+                lines.append(("file", a.file))
+                lines.append(("same id in", a.duplicates.joined(separator: ", ") + " (not saved: keep one file)"))
+            }
             if let t = a.transform {
                 lines.append(("position", "x \(formatted(t.translation.x, digits: 3)), y \(formatted(t.translation.y, digits: 3)), z \(formatted(t.translation.z, digits: 3)) m"))
             }
@@ -318,11 +333,15 @@ extension Shell {
                 }
                 // Read the map again from disk: validate answers for the file as it is now.
                 let store = shell.session.workspace.stores[entry.store].store
-                let state = store.isSingleFile
-                    ? (HyperbasisStore.loadSpaceFile(store.path)?.spaces.first?.worldMap
-                        ?? WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: "the file is no longer an HBSpace file"))
-                    : HyperbasisStore.readWorldMap(store.path + "/worldmaps/" + entry.space.id.uppercased() + ".bin",
-                                                   compressed: entry.space.isCompressed)
+                let state: WorldMapState
+                if store.isSingleFile {
+                    state = ((try? HyperbasisStore.loadSpaceFile(store.path)) ?? nil)?.spaces.first?.worldMap
+                        ?? WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: "the file is no longer an HBSpace file")
+                } else if let file = try? HyperbasisStore.worldMapFile(store.path, spaceId: entry.space.id) {
+                    state = HyperbasisStore.readWorldMap(file, compressed: entry.space.isCompressed)
+                } else {
+                    state = WorldMapState(storedSize: 0, rawSize: nil, info: nil, problem: "its id is not a UUID, so it has no world map file")
+                }
                 if let problem = state.problem {
                     throw CommandFailure("\(entry.handle) is not valid: \(problem)", at: word)
                 }
@@ -420,11 +439,13 @@ extension Shell {
                 throw CommandFailure("cannot save \(entry.store.path): \(error.message)", at: word)
             }
             if options.dryRun {
+                for renamed in result.renamed { inform("would rename \(renamed.from) to \(FileIO.baseName(of: renamed.to)) (--dry-run)") }
                 for file in result.written { inform("would write \(file) (--dry-run)") }
                 if result.events > 0 { inform("would append \(result.events) event\(result.events == 1 ? "" : "s") (--dry-run)") }
                 continue
             }
             session.workspace.markStoreSaved(id: entry.id, as: result.store)
+            for renamed in result.renamed { inform("renamed \(renamed.from) to \(FileIO.baseName(of: renamed.to)), the name the SDK looks for") }
             for file in result.written { inform("wrote \(file)") }
             if result.events > 0 { inform("appended \(result.events) event\(result.events == 1 ? "" : "s") to the event logs") }
         }
@@ -442,9 +463,12 @@ extension Shell {
             }
             raw = entry.space.isCompressed ? ((try? RawDeflate.inflate([UInt8](data), limit: data.count * HyperbasisStore.inflationLimit)) ?? []) : [UInt8](data)
         } else {
-            let file = store.path + "/worldmaps/" + entry.space.id.uppercased() + ".bin"
             let stored: [UInt8]
-            do { stored = try FileIO.read(file) } catch { throw CommandFailure("cannot read \(file): \(error.message)", at: words[0]) }
+            do {
+                stored = try FileIO.read(try HyperbasisStore.worldMapFile(store.path, spaceId: entry.space.id))
+            } catch {
+                throw CommandFailure("cannot read \(entry.handle)'s world map: \(error.path): \(error.message)", at: words[0])
+            }
             if entry.space.isCompressed {
                 do {
                     raw = try RawDeflate.inflate(stored, limit: max(1 << 20, stored.count * HyperbasisStore.inflationLimit))
