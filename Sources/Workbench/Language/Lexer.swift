@@ -55,8 +55,13 @@ public struct Word: Sendable, Hashable {
 public struct CommandText: Sendable, Hashable {
     public var words: [Word]
     public var location: ScriptLocation
-    /// The whole logical line (continuations joined), for error carets and `-x`.
+    /// The physical line the command starts on, for error carets.
     public var lineText: String
+    /// Every physical line of the logical line the command is on (shared, not copied, by
+    /// the commands of one line), and the number of the first: carets for words on a
+    /// continuation line show that line.
+    public var physicalLines: [String] = []
+    public var startLine: Int = 1
     /// This command's own text within the line.
     public var text: String
 }
@@ -78,7 +83,11 @@ public struct Lexer {
         public var text: [Character]
         public var positions: [(line: Int, column: Int)]
         public var startLine: Int
-        public var displayText: String
+        /// The physical lines this logical line was joined from, as written.
+        public var physicalLines: [String]
+
+        /// The physical lines joined with newlines, as written.
+        public var displayText: String { physicalLines.joined(separator: "\n") }
     }
 
     /// Cuts `text` into logical lines. A continuation on the last line is an error.
@@ -92,7 +101,10 @@ public struct Lexer {
         for (index, raw) in physical.enumerated() {
             let number = index + firstLine
             let chars = Array(raw)
-            var logical = current ?? LogicalLine(text: [], positions: [], startLine: number, displayText: "")
+            // Taken out of `current` so that appending does not copy what was joined so far
+            // (a copy per continued line made long continuations quadratic).
+            var logical = current ?? LogicalLine(text: [], positions: [], startLine: number, physicalLines: [])
+            current = nil
             // A line ends in a continuation when it ends in an odd number of backslashes
             // outside single quotes; counting the run is enough for the common cases and
             // the lexer re-checks quoting when it reads the joined line.
@@ -104,7 +116,7 @@ public struct Lexer {
                 logical.text.append(character)
                 logical.positions.append((number, column + 1))
             }
-            logical.displayText += logical.displayText.isEmpty && current == nil ? String(raw) : "\n" + String(raw)
+            logical.physicalLines.append(String(raw))
             if continues {
                 if index == physical.count - 1 {
                     throw ScriptError("the line continues ('\\' at its end) past the end of the script",
@@ -152,10 +164,8 @@ public struct Lexer {
             return ScriptLocation(source: source, line: p.line, column: index >= line.positions.count ? p.column + 1 : p.column)
         }
         func physicalLineText(_ index: Int) -> String {
-            let lineNumber = location(index).line
-            let all = line.displayText.split(separator: "\n", omittingEmptySubsequences: false)
-            let offset = lineNumber - line.startLine
-            return offset >= 0 && offset < all.count ? String(all[offset]) : line.displayText
+            let offset = location(index).line - line.startLine
+            return offset >= 0 && offset < line.physicalLines.count ? line.physicalLines[offset] : line.displayText
         }
         func fail(_ message: String, _ index: Int) -> ScriptError {
             ScriptError(message, at: location(index), lineText: physicalLineText(index))
@@ -180,7 +190,8 @@ public struct Lexer {
             if !words.isEmpty {
                 let text = String(chars[commandStart..<end]).trimmingBlanks()
                 commands.append(CommandText(words: words, location: words[0].location,
-                                            lineText: physicalLineText(commandStart), text: text))
+                                            lineText: physicalLineText(commandStart), physicalLines: line.physicalLines,
+                                            startLine: line.startLine, text: text))
             }
             words = []
         }

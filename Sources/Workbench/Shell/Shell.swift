@@ -100,9 +100,8 @@ public final class Shell {
     }
 
     private func lineText(of command: CommandText, at location: ScriptLocation) -> String {
-        let lines = command.lineText.split(separator: "\n", omittingEmptySubsequences: false)
-        let offset = location.line - command.location.line
-        return offset >= 0 && offset < lines.count ? String(lines[offset]) : command.lineText
+        let offset = location.line - command.startLine
+        return offset >= 0 && offset < command.physicalLines.count ? command.physicalLines[offset] : command.lineText
     }
 
     private func perform(_ command: CommandText) throws {
