@@ -111,4 +111,52 @@ final class ShellRobustnessTests: XCTestCase {
 
             """)
     }
+
+    // MARK: Item 12: deep and long expressions, deep sources
+
+    func testTwentyThousandNestedParenthesesAreALocatedError() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        let depth = 20_000
+        let line = "find walls where " + String(repeating: "(", count: depth) + "story = 0" + String(repeating: ")", count: depth)
+        let path = try script("deep.wb", "echo before\n" + line + "\necho not reached\n")
+        let result = try Harness.run(["-q", room, "-f", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "before\n")
+        // "find walls where " is 17 characters: the 101st "(" is at column 17 + 101.
+        XCTAssertTrue(result.stderr.hasPrefix("wb: \(path):2:118: error: parentheses nest too deeply (more than 100 levels)\n"),
+                      String(result.stderr.prefix(300)))
+    }
+
+    func testNinetyThousandOrTermsWork() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        let terms = Array(repeating: "story=9", count: 89_999) + ["story=0"]
+        let path = try script("long.wb", "ls walls where " + terms.joined(separator: " or ") + "\n")
+        let result = try Harness.run(["-q", room, "-f", path])
+        XCTAssertEqual(result.status, 0, String(result.stderr.prefix(300)))
+        let all = try Harness.run(["-q", room, "-c", "ls walls"])
+        XCTAssertEqual(result.stdout, all.stdout, "the last term matches every wall")
+        XCTAssertGreaterThan(all.stdout.split(separator: "\n").count, 2)
+    }
+
+    /// 5,000 scripts each sourcing the next: the first 64 run, the 64th's source is refused
+    /// where it is written, and every level stops.
+    func testFiveThousandNestedSourcesStopAtALocatedError() throws {
+        let count = 5_000
+        for level in 1...count {
+            _ = try script("s\(level).wb", "echo \(level)\nsource \(folder.appendingPathComponent("s\(level + 1).wb").path)\necho back \(level)\n")
+        }
+        let first = folder.appendingPathComponent("s1.wb").path
+        let result = try Harness.run(["-f", first])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, (1...64).map { "\($0)\n" }.joined())
+        let deepest = folder.appendingPathComponent("s64.wb").path
+        let next = folder.appendingPathComponent("s65.wb").path
+        XCTAssertEqual(result.stderr.split(separator: "\n").first.map(String.init),
+                       "wb: \(deepest):2:8: error: scripts nest too deeply: source runs at most 64 levels deep "
+                       + "(here it would run \(next) as level 65)")
+        // Inside a session (no -f level), the same limit holds.
+        let sourced = try Harness.run(["-c", "source \(first)"])
+        XCTAssertEqual(sourced.status, 1)
+        XCTAssertEqual(sourced.stdout, (1...64).map { "\($0)\n" }.joined())
+    }
 }

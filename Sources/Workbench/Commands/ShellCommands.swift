@@ -7,6 +7,9 @@ extension Shell {
             + spaceCommands() + alignCommands() + checkCommands()).sorted { $0.name < $1.name }
     }
 
+    /// How many scripts may run inside each other (`-f` counts as the first level).
+    static let maximumSourceDepth = 64
+
     /// Runs a script file inside the session. Nested sources report their own line
     /// numbers; a script that sources itself, directly or not, is refused.
     func source(path: String, at word: Argument) throws {
@@ -16,6 +19,12 @@ extension Shell {
             throw CommandFailure("\(path) is already being run (a source cycle: "
                                  + (sourceStack + [canonical]).map { FileIO.baseName(of: $0) }.joined(separator: " → ") + ")",
                                  at: word)
+        }
+        // Each level is a handful of stack frames; thousands overflow the stack. A real
+        // script nests a few levels; a runaway chain stops here, at the source that went too far.
+        if sourceStack.count >= Shell.maximumSourceDepth {
+            throw CommandFailure("scripts nest too deeply: source runs at most \(Shell.maximumSourceDepth) levels deep "
+                                 + "(here it would run \(path) as level \(sourceStack.count + 1))", at: word)
         }
         let text = try readScript(path, at: word)
         sourceStack.append(canonical)
