@@ -159,4 +159,40 @@ final class ShellRobustnessTests: XCTestCase {
         XCTAssertEqual(sourced.status, 1)
         XCTAssertEqual(sourced.stdout, (1...64).map { "\($0)\n" }.joined())
     }
+
+    // MARK: Item 15: sizes
+
+    /// Doubling a variable forty times would need a terabyte; it stops with an error at the
+    /// doubling that would pass 1 MiB, and the commands before it ran.
+    func testADoublingVariableStopsAtOneMebibyte() throws {
+        let lines = ["define x a"] + Array(repeating: #"define x "$x$x""#, count: 40) + ["echo never"]
+        let path = try script("double.wb", lines.joined(separator: "\n") + "\n")
+        let (result, killed) = try Harness.run(["-f", path], killedAfter: 120)
+        XCTAssertFalse(killed)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        // x holds 2^19 bytes after line 20; line 21's second $x would make 7 + 2^20 bytes.
+        XCTAssertEqual(result.stderr.split(separator: "\n").first.map(String.init),
+                       "wb: \(path):21:13: error: $x would make this command 1048583 bytes long; "
+                       + "a command may be at most 1 MiB (1,048,576 bytes)")
+        // Just under the limit is fine: "define", "x" and the value make 2^20 - 1 bytes.
+        let fits = try script("fits.wb", "define x \(String(repeating: "y", count: (1 << 19) - 4))\ndefine x $x$x\necho ${x}\n")
+        let fitting = try Harness.run(["-f", fits])
+        XCTAssertEqual(fitting.status, 0, String(fitting.stderr.prefix(300)))
+        XCTAssertEqual(fitting.stdout.utf8.count, (1 << 20) - 8 + 1)
+    }
+
+    func testALineLongerThanOneMebibyteIsRefused() throws {
+        let long = try script("long.wb", "echo first\necho " + String(repeating: "z", count: 1 << 20) + "\n")
+        let result = try Harness.run(["-f", long])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "wb: \(long):2:1: error: this line is longer than 1 MiB (1,048,576 bytes), "
+                       + "the most a script line may be\n")
+        let pieces = (1...3).map { _ in "echo " + String(repeating: "z", count: 400_000) + " \\" }.joined(separator: "\n")
+        let joined = try script("joined.wb", "echo first\n" + pieces + "\nend\n")
+        let joinedResult = try Harness.run(["-f", joined])
+        XCTAssertEqual(joinedResult.status, 1)
+        XCTAssertEqual(joinedResult.stderr, "wb: \(joined):4:1: error: this line is longer than 1 MiB (1,048,576 bytes), "
+                       + "the most a script line may be (with the lines it continues, from line 2)\n")
+    }
 }

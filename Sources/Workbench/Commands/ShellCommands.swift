@@ -129,6 +129,9 @@ extension Shell {
                 guard let value = invocation.positional(1) else {
                     throw CommandFailure("define needs a VALUE (usage: define NAME VALUE)", at: name)
                 }
+                guard value.text.utf8.count <= Limits.maximumBytes else {
+                    throw CommandFailure("a variable's value may be at most \(Limits.description)", at: value)
+                }
                 shell.variables[name.text] = value.text
             },
             CommandSpec(

@@ -27,6 +27,15 @@ public struct ScriptError: Error, Sendable, Equatable {
     }
 }
 
+/// Sizes no real script reaches, so that a runaway one (a variable doubled forty times, a
+/// generated line without newlines) gets an error rather than exhausting memory: a script
+/// line (continuations joined), a variable's value and a command after its variables are
+/// replaced are each at most 1 MiB of UTF-8.
+public enum Limits {
+    public static let maximumBytes = 1 << 20
+    public static let description = "1 MiB (1,048,576 bytes)"
+}
+
 /// A word as written: literal text and `$NAME` references, expanded just before the
 /// command runs, so `set` on one line affects the next.
 public struct Word: Sendable, Hashable {
@@ -98,8 +107,18 @@ public struct Lexer {
         }
         if text.hasSuffix("\n") { physical.removeLast() }
         var current: LogicalLine?
+        var currentBytes = 0
         for (index, raw) in physical.enumerated() {
             let number = index + firstLine
+            // Checked before the line is taken apart into characters (about 30 bytes of
+            // memory for each one).
+            currentBytes = (current == nil ? 0 : currentBytes) + raw.utf8.count
+            if currentBytes > Limits.maximumBytes {
+                let start = current?.startLine ?? number
+                throw ScriptError("this line is longer than \(Limits.description), the most a script line may be"
+                                  + (start == number ? "" : " (with the lines it continues, from line \(start))"),
+                                  at: ScriptLocation(source: source, line: number, column: 1))
+            }
             let chars = Array(raw)
             // Taken out of `current` so that appending does not copy what was joined so far
             // (a copy per continued line made long continuations quadratic).

@@ -66,7 +66,11 @@ public enum Program {
             guard let equals = text.firstIndex(of: "="), isVariableName(String(text[..<equals])) else {
                 throw UsageError(message: "-D needs NAME=VALUE, got '\(text)'")
             }
-            result.variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            let value = String(text[text.index(after: equals)...])
+            guard value.utf8.count <= Limits.maximumBytes else {
+                throw UsageError(message: "-D \(text[..<equals]): a variable's value may be at most \(Limits.description)")
+            }
+            result.variables[String(text[..<equals])] = value
         }
         while let argument = rest.popFirst() {
             if argument == "--" {

@@ -105,7 +105,12 @@ public final class Shell {
     }
 
     private func perform(_ command: CommandText) throws {
-        let words = try command.words.map(expand)
+        var budget = Limits.maximumBytes
+        var words: [Argument] = []
+        words.reserveCapacity(command.words.count)
+        for word in command.words {
+            words.append(try expand(word, budget: &budget))
+        }
         guard let nameWord = words.first else { return }
         if options.echo {
             output.writeError("+ \(command.text)\n")
@@ -125,19 +130,33 @@ public final class Shell {
                               column: last.location.column + last.rawText.count + (last.quoted ? 2 : 0) + 1)
     }
 
-    func expand(_ word: Word) throws -> Argument {
+    /// The word with its variables replaced. `budget` is what the command may still grow to
+    /// (in UTF-8 bytes): `define x "$x$x"` repeated would otherwise double its way to
+    /// gigabytes, so a command longer than `Limits.maximumBytes` is refused at the variable
+    /// that makes it so, before the text is built.
+    func expand(_ word: Word, budget: inout Int) throws -> Argument {
         var text = ""
         for part in word.parts {
             switch part {
             case .text(let literal):
+                budget -= literal.utf8.count
+                if budget < 0 {
+                    throw ScriptError("this command is longer than \(Limits.description) with its variables replaced; "
+                                      + "a command may be at most that", at: word.location)
+                }
                 text += literal
             case .variable(let name, let column):
+                let location = ScriptLocation(source: word.location.source, line: word.location.line, column: column)
                 guard let value = variables[name] else {
-                    let location = ScriptLocation(source: word.location.source, line: word.location.line, column: column)
                     let known = variables.keys.sorted()
                     let hint = known.isEmpty ? "define one with -D \(name)=VALUE or 'define \(name) VALUE'"
                         : nearest(name, among: known).map { "did you mean $\($0)?" } ?? "defined: " + known.joined(separator: ", ")
                     throw ScriptError("$\(name) is not defined (\(hint))", at: location)
+                }
+                budget -= value.utf8.count
+                if budget < 0 {
+                    throw ScriptError("$\(name) would make this command \(Limits.maximumBytes - budget) bytes long; "
+                                      + "a command may be at most \(Limits.description)", at: location)
                 }
                 text += value
             }
