@@ -195,4 +195,62 @@ final class ShellRobustnessTests: XCTestCase {
         XCTAssertEqual(joinedResult.stderr, "wb: \(joined):4:1: error: this line is longer than 1 MiB (1,048,576 bytes), "
                        + "the most a script line may be (with the lines it continues, from line 2)\n")
     }
+
+    // MARK: Item 22: BOMs, NULs, and set's spelling
+
+    func testAByteOrderMarkStartsAScriptHarmlessly() throws {
+        let text = Array("echo one\necho two\n".utf8)
+        let path = try script("bom.wb", bytes: [0xEF, 0xBB, 0xBF] + text)
+        let result = try Harness.run(["-f", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "one\ntwo\n")
+        let sourced = try Harness.run(["-c", "source \(path)"])
+        XCTAssertEqual(sourced.status, 0, sourced.stderr)
+        XCTAssertEqual(sourced.stdout, "one\ntwo\n")
+        let piped = try Harness.run([], stdin: "\u{FEFF}echo piped\n")
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(piped.stdout, "piped\n")
+        // Only at the start: elsewhere it is an ordinary character of a word.
+        let inside = try Harness.run([], stdin: "echo a\n\u{FEFF}echo b\n")
+        XCTAssertEqual(inside.status, 1)
+        XCTAssertTrue(inside.stderr.hasPrefix("wb: -:2:1: error: unknown command"), inside.stderr)
+    }
+
+    /// A NUL byte is refused at its place whether the script comes from a file or a pipe,
+    /// and nothing of it runs; so are bytes that are not UTF-8.
+    func testBinaryScriptsAreRefusedTheSameFromFilesAndStandardInput() throws {
+        let bytes = Array("echo one\necho t".utf8) + [0] + Array("wo\n".utf8)
+        let path = try script("nul.wb", bytes: bytes)
+        let file = try Harness.run(["-f", path])
+        XCTAssertEqual(file.status, 2)
+        XCTAssertEqual(file.stdout, "")
+        XCTAssertEqual(file.stderr, "wb: \(path):2:7: error: not a script: it holds binary data (a NUL byte)\n")
+        let piped = try Harness.run([], stdin: String(decoding: bytes, as: UTF8.self))
+        XCTAssertEqual(piped.status, 1)
+        XCTAssertEqual(piped.stdout, "", "nothing of a binary script runs")
+        XCTAssertEqual(piped.stderr, "wb: -:2:7: error: not a script: it holds binary data (a NUL byte)\n")
+
+        let latin1 = try script("latin1.wb", bytes: Array("echo caf".utf8) + [0xE9] + Array("\n".utf8))
+        let notUTF8 = try Harness.run(["-f", latin1])
+        XCTAssertEqual(notUTF8.status, 2)
+        XCTAssertEqual(notUTF8.stderr, "wb: \(latin1):1:9: error: not a script: it is not UTF-8 text (the byte 0xE9)\n")
+    }
+
+    func testSetReadsValuesWithoutRegardToCaseAsQueriesDo() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        func shown(_ commands: String, _ handle: String) throws -> [String: Any] {
+            let result = try Harness.run(["-q", "--json", room, "-c", commands + "; show " + handle])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        }
+        XCTAssertEqual(try shown("set w1 confidence HIGH", "w1")["confidence"] as? String, "high")
+        XCTAssertEqual(try shown("set w1 confidence Low", "w1")["confidence"] as? String, "low")
+        // The file gets RoomPlan's own spelling, whatever was typed.
+        let table = try shown("set o2 TableType DINING", "o2")
+        XCTAssertEqual((table["attributes"] as? [String: Any])?["TableType"] as? String, "dining")
+        XCTAssertEqual(try shown("set o2 category CHAIR", "o2")["category"] as? String, "chair")
+        let bad = try Harness.run(["-q", room, "-c", "set w1 confidence sure"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("confidence is high, medium or low, not 'sure'"), bad.stderr)
+    }
 }

@@ -149,7 +149,7 @@ public enum Program {
     public static func main(_ arguments: [String], output: OutputSink = StandardOutput(),
                             faults: WriteFaults = WriteFaults(),
                             stdinIsTerminal: Bool = isatty(0) == 1,
-                            readStandardInput: () -> String = readAllStandardInput) -> Int32 {
+                            readStandardInput: () -> [UInt8] = readAllStandardInput) -> Int32 {
         let invocation: Invocation
         do {
             guard let parsed = try parse(arguments) else {
@@ -180,6 +180,9 @@ public enum Program {
                 scripts[path] = try shell.readScript(path, at: nil)
             } catch let failure as CommandFailure {
                 output.writeError("wb: \(failure.message)\n")
+                return 2
+            } catch let error as ScriptError {
+                shell.report(error)
                 return 2
             } catch {
                 output.writeError("wb: \(path): \(error)\n")
@@ -226,8 +229,15 @@ public enum Program {
             if stdinIsTerminal {
                 let interactiveStatus = InteractiveShell(shell: shell).run()
                 if interactiveStatus != 0 { status = interactiveStatus }
-            } else if !shell.run(script: readStandardInput(), source: "-") {
-                status = 1
+            } else {
+                // Standard input is read as a script file is: the same BOM, NUL and UTF-8 rules.
+                do {
+                    let text = try Shell.scriptText(readStandardInput(), source: "-")
+                    if !shell.run(script: text, source: "-") { status = 1 }
+                } catch {
+                    shell.report(error)
+                    status = 1
+                }
             }
         }
 
@@ -239,7 +249,7 @@ public enum Program {
         return status
     }
 
-    public static func readAllStandardInput() -> String {
+    public static func readAllStandardInput() -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -248,6 +258,6 @@ public enum Program {
             if n <= 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
