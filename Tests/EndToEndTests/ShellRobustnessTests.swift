@@ -253,4 +253,79 @@ final class ShellRobustnessTests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("confidence is high, medium or low, not 'sure'"), bad.stderr)
     }
+
+    // MARK: Item 21: control characters from files
+
+    private let hostile = "\u{1b}]0;PWN\u{07}\u{1b}[2J"
+    private let shown = #"\u{1B}]0;PWN\u{7}\u{1B}[2J"#
+
+    /// Whether `text` holds a control character other than a line break or a tab.
+    private func hasRawControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// A room whose file name, section label, object attribute and an identifier carry
+    /// escape sequences.
+    private func hostileRoom() throws -> String {
+        let plain = try Harness.generatedRoom(in: folder)
+        var room = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: plain))) as? [String: Any])
+        var sections = try XCTUnwrap(room["sections"] as? [[String: Any]])
+        sections[0]["label"] = "living" + hostile
+        room["sections"] = sections
+        var objects = try XCTUnwrap(room["objects"] as? [[String: Any]])
+        var attributes = objects[0]["attributes"] as? [String: Any] ?? [:]
+        attributes["SofaType"] = hostile
+        objects[0]["attributes"] = attributes
+        objects[0]["category"] = ["sofa": [String: Any]()]
+        room["objects"] = objects
+        let path = folder.appendingPathComponent("evil\u{1b}[2J.json").path
+        try JSONSerialization.data(withJSONObject: room).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func testControlCharactersFromAFileAreShownEscaped() throws {
+        let path = try hostileRoom()
+        let commands = "summary; ls; ls sections; ls objects; show o1; show s1; stats; plan; check; history; "
+            + "find objects where SofaType ~ PWN; name r1 \"x\\ty\"; ls; name o1 q"
+        let result = try Harness.run(["-k", path, "-c", commands])
+        XCTAssertFalse(hasRawControls(result.stdout), result.stdout)
+        XCTAssertFalse(hasRawControls(result.stderr), result.stderr)
+        XCTAssertTrue(result.stdout.contains("SofaType=" + shown), result.stdout)
+        XCTAssertTrue(result.stdout.contains("living" + shown), result.stdout)
+        XCTAssertTrue(result.stdout.contains(#"evil\u{1B}[2J.json"#), result.stdout)
+        XCTAssertTrue(result.stdout.contains(#"x\ty"#), "a name's tab is shown, not a column break")
+
+        // JSON carries the text itself, escaped as JSON escapes it.
+        let json = try Harness.run(["-q", "--json", path, "-c", "ls objects"])
+        XCTAssertFalse(hasRawControls(json.stdout))
+        let rows = try Harness.jsonArray(json.stdout)
+        XCTAssertEqual((rows[0]["attributes"] as? [String: Any])?["SofaType"] as? String, hostile)
+    }
+
+    func testARejectedFilesCaretLineIsShownEscaped() throws {
+        // A raw control character inside a JSON string is itself the error.
+        let path = try script("bad.json", "{\n  \"name\" : \"" + hostile + "\", \"version\" : 2\n}\n")
+        let result = try Harness.run([path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertFalse(hasRawControls(result.stderr), result.stderr)
+        XCTAssertEqual(result.stderr, """
+            wb: \(path):2:13: error: a control character must be escaped in a string (at name)
+                  "name" : "\(shown)", "version" : 2
+                            ^
+
+            """)
+    }
+
+    /// The caret moves along by the width of the escapes before it.
+    func testACaretAfterControlCharactersStandsUnderItsWord() throws {
+        let typed = try Harness.run(["-c", "echo \u{1b}[2J\u{07}; bogus"])
+        XCTAssertEqual(typed.status, 1)
+        XCTAssertEqual(typed.stdout, #"\u{1B}[2J\u{7}"# + "\n")
+        XCTAssertEqual(typed.stderr, #"""
+            wb: -c:1:13: error: unknown command 'bogus' (type 'help' for the list)
+                echo \u{1B}[2J\u{7}; bogus
+                                     ^
+
+            """#)
+    }
 }

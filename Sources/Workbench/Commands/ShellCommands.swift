@@ -151,7 +151,7 @@ extension Shell {
                 let shell = invocation.shell
                 guard let name = invocation.positional(0) else {
                     for key in shell.variables.keys.sorted() {
-                        shell.output.write("\(key)=\(shell.variables[key]!)\n")
+                        shell.output.write("\(key)=\(shell.variables[key]!.escapingControls)\n")
                     }
                     return
                 }

@@ -161,10 +161,10 @@ public enum Program {
             output.write(usage + "\n")
             return 0
         } catch let error as UsageError {
-            output.writeError("wb: \(error.message) (see wb --help)\n")
+            output.writeError("wb: \(error.message.escapingControls) (see wb --help)\n")
             return 2
         } catch {
-            output.writeError("wb: \(error)\n")
+            output.writeError("wb: \("\(error)".escapingControls)\n")
             return 2
         }
 
@@ -179,13 +179,13 @@ public enum Program {
             do {
                 scripts[path] = try shell.readScript(path, at: nil)
             } catch let failure as CommandFailure {
-                output.writeError("wb: \(failure.message)\n")
+                output.writeError("wb: \(failure.message.escapingControls)\n")
                 return 2
             } catch let error as ScriptError {
                 shell.report(error)
                 return 2
             } catch {
-                output.writeError("wb: \(path): \(error)\n")
+                output.writeError("wb: \("\(path): \(error)".escapingControls)\n")
                 return 2
             }
         }
@@ -243,7 +243,7 @@ public enum Program {
 
         if !shell.isInteractive && shell.session.hasUnsavedChanges && !shell.quitRequested {
             let names = shell.session.modifiedNames.joined(separator: ", ")
-            output.writeError("wb: note: unsaved changes in \(names) were not written (use save)\n")
+            shell.output.writeError("wb: note: unsaved changes in \(names.escapingControls) were not written (use save)\n")
         }
         (output as? StandardOutput)?.flush()
         return status

@@ -19,7 +19,10 @@ public final class Shell {
     public var session = Session()
     public var options: ShellOptions
     public var variables: [String: String] = [:]
+    /// Where commands write: the sink given, behind `TerminalSafeOutput`.
     public let output: OutputSink
+    /// The sink given, for the error labels the shell colours itself.
+    let sink: OutputSink
     public private(set) var commands: [CommandSpec] = []
     /// Set by `quit`; the caller stops reading input.
     public var quitRequested = false
@@ -35,7 +38,8 @@ public final class Shell {
 
     public init(options: ShellOptions = ShellOptions(), output: OutputSink) {
         self.options = options
-        self.output = output
+        self.sink = output
+        self.output = TerminalSafeOutput(output)
         commands = Shell.standardCommands()
     }
 
@@ -174,36 +178,39 @@ public final class Shell {
     // MARK: Reporting
 
     /// `wb: SOURCE:LINE:COL: error: MESSAGE`, then the line and a caret under the column.
+    /// Every piece that may come from a file (the script's name, the message, the line) is
+    /// shown with its control characters escaped.
     public func report(_ error: ScriptError) {
-        var text = "wb: \(error.location): \(paint("error:", .red)) \(error.message)\n"
+        var text = "wb: \(error.location.description.escapingControls): \(paint("error:", .red)) \(error.message.escapingControls)\n"
         if let line = error.lineText, !line.isEmpty {
             text += caretDisplay(line: line, column: error.location.column)
         }
-        output.writeError(text)
+        sink.writeError(text)
     }
 
     public func reportLoadError(_ error: LoadError, prefix: String = "") {
         var text: String
         if let location = error.location {
             let path = location.keyPath.isEmpty ? "" : " (at \(location.keyPath))"
-            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): \(paint("error:", .red)) \(error.message)\(path)\n"
+            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): ".escapingControls
+                + "\(paint("error:", .red)) \((error.message + path).escapingControls)\n"
             if let line = error.lineText, !line.isEmpty {
                 text += caretDisplay(line: line, column: location.column)
             }
         } else {
-            text = "wb: \(prefix)\(error.path): \(paint("error:", .red)) \(error.message)\n"
+            text = "wb: \(prefix)\(error.path): ".escapingControls + "\(paint("error:", .red)) \(error.message.escapingControls)\n"
         }
-        output.writeError(text)
+        sink.writeError(text)
     }
 
     public func warn(_ message: String) {
-        output.writeError("wb: \(paint("warning:", .yellow)) \(message)\n")
+        sink.writeError("wb: \(paint("warning:", .yellow)) \(message.escapingControlsKeepingLines)\n")
     }
 
     /// Informational lines go to standard error so that data on standard output stays
     /// clean for pipes; `-q` silences them.
     public func inform(_ message: String) {
-        if !options.quiet { output.writeError(message + "\n") }
+        if !options.quiet { output.writeError(message.escapingControlsKeepingLines + "\n") }
     }
 
     enum Colour: String {
@@ -217,7 +224,7 @@ public final class Shell {
 
     /// The prompt: what is open, and `*` when something has unsaved changes.
     public var prompt: String {
-        let names = session.files.map(\.name)
+        let names = session.files.map(\.name.escapingControls)
         var shown = ""
         switch names.count {
         case 0: shown = ""
@@ -228,19 +235,33 @@ public final class Shell {
     }
 
     /// The offending line (a window of it when it is long) and a caret under `column`.
+    /// Tabs show as blanks; other control characters as escapes, the caret moved along by
+    /// the extra width they take.
     func caretDisplay(line: String, column: Int) -> String {
-        let characters = Array(line)
+        var characters: [Character] = []
+        var caret = 0
+        for (index, character) in line.enumerated() {
+            if index == column - 1 { caret = characters.count }
+            if character == "\t" {
+                characters.append(" ")
+            } else if character.unicodeScalars.contains(where: \.isTerminalControl) {
+                characters.append(contentsOf: String(character).escapingControls)
+            } else {
+                characters.append(character)
+            }
+        }
+        if column - 1 >= line.count { caret = characters.count + (column - 1 - line.count) }
         let width = 100
         var start = 0
         if characters.count > width {
-            start = max(0, min(column - 1 - width / 2, characters.count - width))
+            start = max(0, min(caret - width / 2, characters.count - width))
         }
         let end = min(characters.count, start + width)
-        let window = String(characters[start..<end]).map { $0 == "\t" ? " " : $0 }
+        let window = String(characters[start..<end])
         let prefix = start > 0 ? "..." : ""
         let suffix = end < characters.count ? "..." : ""
-        let caretColumn = max(0, column - 1 - start) + prefix.count
-        return "    " + prefix + String(window) + suffix + "\n    " + String(repeating: " ", count: caretColumn) + "^\n"
+        let caretColumn = max(0, caret - start) + prefix.count
+        return "    " + prefix + window + suffix + "\n    " + String(repeating: " ", count: caretColumn) + "^\n"
     }
 }
 
