@@ -114,6 +114,8 @@ extension Shell {
                     Language: words are separated by blanks; "double" and 'single' quotes; \\ escapes;
                     # starts a comment; a trailing \\ continues the line; ; separates commands;
                     $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
+                    Limits: a line, a variable's value and a command with its variables replaced are each at
+                    most 1 MiB; scripts source each other at most 64 deep; where-expressions nest 100 deep.
 
                     """
                 shell.output.write(text)
