@@ -86,14 +86,14 @@ final class ScriptTests: XCTestCase {
         try Data([0x7F, 0x45, 0x4C, 0x46, 0x00, 0x01, 0xFF, 0xFE]).write(to: URL(fileURLWithPath: binary))
         let garbage = try Harness.run(["-f", binary])
         XCTAssertEqual(garbage.status, 2)
-        XCTAssertEqual(garbage.stderr, "wb: \(binary) is not a script: it holds binary data (a NUL byte)\n")
+        XCTAssertEqual(garbage.stderr, "wb: \(binary):1:5: error: not a script: it holds binary data (a NUL byte)\n")
         let folderScript = try Harness.run(["-f", folder.path])
         XCTAssertEqual(folderScript.status, 2)
         XCTAssertEqual(folderScript.stderr, "wb: cannot read script \(folder.path): is a folder, not a file\n")
         // Inside a session, the same problems are ordinary command errors.
         let sourced = try Harness.run(["-c", "source \(binary)"])
         XCTAssertEqual(sourced.status, 1)
-        XCTAssertTrue(sourced.stderr.hasPrefix("wb: -c:1:8: error: \(binary) is not a script"), sourced.stderr)
+        XCTAssertEqual(sourced.stderr, "wb: \(binary):1:5: error: not a script: it holds binary data (a NUL byte)\n")
     }
 
     func testHugeLinesAndLongScriptsWork() throws {

@@ -190,8 +190,11 @@ extension Workspace {
         return plan
     }
 
+    /// Values are read without regard to case, as where-expressions read them
+    /// (`set w1 confidence HIGH` as `find walls where confidence = HIGH`); what is
+    /// written is RoomPlan's own spelling.
     static func confidence(_ value: String) throws(EditError) -> Confidence {
-        guard let confidence = Confidence(name: value) else {
+        guard let confidence = Confidence(name: value.lowercased()) else {
             throw EditError("confidence is high, medium or low, not '\(value)'")
         }
         return confidence
@@ -201,7 +204,7 @@ extension Workspace {
         var object = object
         switch field {
         case "category":
-            guard let category = ObjectCategory(name: value) else {
+            guard let category = ObjectCategory.known.first(where: { $0.name.lowercased() == value.lowercased() }) else {
                 throw EditError("'\(value)' is not an object category (one of: \(ObjectCategory.known.map(\.name).joined(separator: ", ")))")
             }
             guard category != object.category else { return object }
@@ -238,11 +241,11 @@ extension Workspace {
                 }
                 throw EditError("unknown field '\(field)' for an object (its fields: \(fields.joined(separator: ", ")))")
             }
-            guard attribute.values.contains(value) else {
+            guard let spelled = attribute.values.first(where: { $0.lowercased() == value.lowercased() }) else {
                 throw EditError("\(field) is one of \(attribute.values.joined(separator: ", ")), not '\(value)'")
             }
             var attributes = object.attributes ?? JSONObject()
-            attributes[field] = .string(value)
+            attributes[field] = .string(spelled)
             object.attributes = attributes
         }
         return object
@@ -255,7 +258,7 @@ extension Workspace {
             surface.confidence = try confidence(value)
         case "open":
             guard case .door = surface.category else { throw EditError("only doors open ('open' is a door's field)") }
-            guard let flag = ["true": true, "false": false, "yes": true, "no": false, "open": true, "closed": false][value] else {
+            guard let flag = ["true": true, "false": false, "yes": true, "no": false, "open": true, "closed": false][value.lowercased()] else {
                 throw EditError("open is true or false, not '\(value)'")
             }
             surface.category = .door(isOpen: flag)

@@ -40,6 +40,11 @@ public struct Query: Sendable {
         return Query(predicate: predicate)
     }
 
+    /// How deeply parentheses may nest. Each level is a few frames of the parser and one
+    /// closure when rows are matched; a real expression needs a handful, and 20,000 used to
+    /// overflow the stack.
+    public static let maximumNesting = 100
+
     public static var attributeNames: [String] {
         Array(Set(ObjectCategory.known.flatMap { $0.attributeSchema.map(\.name) })).sorted()
     }
@@ -161,41 +166,56 @@ struct QueryParser {
         token?.kind == .word && token?.text.lowercased() == word
     }
 
+    /// Parentheses open around the current position.
+    var depth = 0
+
+    /// `a or b or ...`: the terms are kept in one list and tried in a loop, so a 90,000-term
+    /// expression neither recurses when parsed nor when it matches a row.
     mutating func parseOr() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
-        var left = try parseAnd()
+        var terms = [try parseAnd()]
         while isKeyword(peek(), "or") {
             position += 1
-            let right = try parseAnd()
-            let l = left
-            left = { l($0) || right($0) }
+            terms.append(try parseAnd())
         }
-        return left
+        if terms.count == 1 { return terms[0] }
+        let all = terms
+        return { row in all.contains { $0(row) } }
     }
 
+    /// `a and b and ...`, as a list like `or`.
     mutating func parseAnd() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
-        var left = try parseNot()
+        var terms = [try parseNot()]
         while isKeyword(peek(), "and") {
             position += 1
-            let right = try parseNot()
-            let l = left
-            left = { l($0) && right($0) }
+            terms.append(try parseNot())
         }
-        return left
+        if terms.count == 1 { return terms[0] }
+        let all = terms
+        return { row in all.allSatisfy { $0(row) } }
     }
 
+    /// `not not ... x`: the nots are counted, not recursed into; an even number cancels out.
     mutating func parseNot() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
-        if isKeyword(peek(), "not") {
+        var negated = false
+        while isKeyword(peek(), "not") {
             position += 1
-            let inner = try parseNot()
-            return { !inner($0) }
+            negated.toggle()
         }
-        return try parsePrimary()
+        let inner = try parsePrimary()
+        guard negated else { return inner }
+        return { row in !inner(row) }
     }
 
     mutating func parsePrimary() throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         guard let token = next() else { throw endError("the expression ends where a comparison should be, like category = chair") }
         if token.kind == .leftParen {
+            guard depth < Query.maximumNesting else {
+                throw QueryError(message: "parentheses nest too deeply (more than \(Query.maximumNesting) levels)",
+                                 word: token.word, offset: token.offset)
+            }
+            depth += 1
             let inner = try parseOr()
+            depth -= 1
             guard let close = next(), close.kind == .rightParen else {
                 throw QueryError(message: "a '(' that is never closed", word: token.word, offset: token.offset)
             }

@@ -328,7 +328,7 @@ extension Shell {
                     text += String(format: "%4d  ", done.count + offset + 1) + entry.text.replacingOccurrences(of: "\n", with: " ")
                         + "   (undone; redo brings it back)\n"
                 }
-                shell.output.write(text)
+                shell.output.write(text.escapingControlsKeepingLines)
             },
             CommandSpec(
                 "diff",
@@ -393,7 +393,7 @@ extension Shell {
         if text.isEmpty {
             inform("no differences from the files on disk")
         } else {
-            output.write(text)
+            output.write(text.escapingControlsKeepingLines)
         }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import StructureModel
 
-/// Aligned columns for people: text left, numbers right.
+/// Aligned columns for people: text left, numbers right. Cells show control characters
+/// as escapes (a tab or an escape sequence in a name would break the columns, or worse).
 func renderTable(_ headers: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
+    let rows = rows.map { $0.map(\.escapingControls) }
     var widths = headers.map(\.count)
     for row in rows {
         for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
@@ -354,6 +356,7 @@ extension Shell {
             lines.append(("contents", FileSummary.counts(of: room).map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
         }
         let width = lines.map(\.0.count).max() ?? 0
-        output.write(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n")
+        output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
+            .joined(separator: "\n") + "\n")
     }
 }

@@ -153,6 +153,6 @@ extension Shell {
             text += "structure level of \(entry.file.name): \(entry.walls) walls (shared walls once), floor \(formatted(entry.stats.floorArea, digits: 2)) m², "
                 + "walls \(formatted(entry.stats.wallArea, digits: 2)) m² net, \(entry.stats.categories.values.reduce(0, +)) objects\n"
         }
-        output.write(text)
+        output.write(text.escapingControlsKeepingLines)
     }
 }

@@ -7,6 +7,9 @@ extension Shell {
             + spaceCommands() + alignCommands() + checkCommands()).sorted { $0.name < $1.name }
     }
 
+    /// How many scripts may run inside each other (`-f` counts as the first level).
+    static let maximumSourceDepth = 64
+
     /// Runs a script file inside the session. Nested sources report their own line
     /// numbers; a script that sources itself, directly or not, is refused.
     func source(path: String, at word: Argument) throws {
@@ -16,6 +19,12 @@ extension Shell {
             throw CommandFailure("\(path) is already being run (a source cycle: "
                                  + (sourceStack + [canonical]).map { FileIO.baseName(of: $0) }.joined(separator: " → ") + ")",
                                  at: word)
+        }
+        // Each level is a handful of stack frames; thousands overflow the stack. A real
+        // script nests a few levels; a runaway chain stops here, at the source that went too far.
+        if sourceStack.count >= Shell.maximumSourceDepth {
+            throw CommandFailure("scripts nest too deeply: source runs at most \(Shell.maximumSourceDepth) levels deep "
+                                 + "(here it would run \(path) as level \(sourceStack.count + 1))", at: word)
         }
         let text = try readScript(path, at: word)
         sourceStack.append(canonical)
@@ -29,7 +38,8 @@ extension Shell {
         }
     }
 
-    /// A script's text. Folders, missing files and binary files are refused.
+    /// A script's text. Folders and missing files are refused; so is binary data (see
+    /// `scriptText`), at its place in the file.
     func readScript(_ path: String, at word: Argument?) throws -> String {
         let bytes: [UInt8]
         do {
@@ -37,13 +47,45 @@ extension Shell {
         } catch {
             throw CommandFailure("cannot read script \(path): \(error.message)", at: word)
         }
-        if bytes.contains(0) {
-            throw CommandFailure("\(path) is not a script: it holds binary data (a NUL byte)", at: word)
+        return try Shell.scriptText(bytes, source: path)
+    }
+
+    /// The text of a script, read the same way from a file (`-f`, `source`) and from
+    /// standard input: a UTF-8 byte-order mark at the start is skipped (editors on Windows
+    /// write one); a NUL byte or bytes that are not UTF-8 mean the input is not a script,
+    /// and are refused at their line and column.
+    static func scriptText(_ bytes: [UInt8], source: String) throws(ScriptError) -> String {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        var decoder = UTF8()
+        var iterator = body.makeIterator()
+        var offset = body.startIndex
+        var problem: (offset: Int, message: String)?
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\0" {
+                    problem = (offset, "not a script: it holds binary data (a NUL byte)")
+                    break decoding
+                }
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                break decoding
+            case .error:
+                problem = (offset, "not a script: it is not UTF-8 text (the byte 0x\(hex(body[offset])))")
+                break decoding
+            }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CommandFailure("\(path) is not a script: it is not UTF-8 text", at: word)
-        }
-        return text
+        guard let problem else { return String(decoding: body, as: UTF8.self) }
+        let before = body[..<problem.offset]
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? body.startIndex
+        let line = 1 + before.count { $0 == 0x0A }
+        let column = 1 + String(decoding: body[lineStart..<problem.offset], as: UTF8.self).count
+        throw ScriptError(problem.message, at: ScriptLocation(source: source, line: line, column: column))
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 
     static func shellCommands() -> [CommandSpec] {
@@ -72,6 +114,8 @@ extension Shell {
                     Language: words are separated by blanks; "double" and 'single' quotes; \\ escapes;
                     # starts a comment; a trailing \\ continues the line; ; separates commands;
                     $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
+                    Limits: a line, a variable's value and a command with its variables replaced are each at
+                    most 1 MiB; scripts source each other at most 64 deep; where-expressions nest 100 deep.
 
                     """
                 shell.output.write(text)
@@ -109,7 +153,7 @@ extension Shell {
                 let shell = invocation.shell
                 guard let name = invocation.positional(0) else {
                     for key in shell.variables.keys.sorted() {
-                        shell.output.write("\(key)=\(shell.variables[key]!)\n")
+                        shell.output.write("\(key)=\(shell.variables[key]!.escapingControls)\n")
                     }
                     return
                 }
@@ -119,6 +163,9 @@ extension Shell {
                 }
                 guard let value = invocation.positional(1) else {
                     throw CommandFailure("define needs a VALUE (usage: define NAME VALUE)", at: name)
+                }
+                guard value.text.utf8.count <= Limits.maximumBytes else {
+                    throw CommandFailure("a variable's value may be at most \(Limits.description)", at: value)
                 }
                 shell.variables[name.text] = value.text
             },

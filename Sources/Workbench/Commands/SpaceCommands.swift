@@ -259,7 +259,8 @@ extension Shell {
                 output.write(renderJSON(.object(JSONObject(lines.map { JSONMember($0.0, .string($0.1)) }))))
             } else {
                 let width = lines.map(\.0.count).max() ?? 0
-                output.write(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n")
+                output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
+                .joined(separator: "\n") + "\n")
             }
             return true
         }
@@ -280,7 +281,8 @@ extension Shell {
                 lines.append(("event v\(event.version)", "\(event.type) at \(event.timestamp)"))
             }
             let width = lines.map(\.0.count).max() ?? 0
-            output.write(lines.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n")
+            output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
+                .joined(separator: "\n") + "\n")
             return true
         }
         return false

@@ -27,6 +27,15 @@ public struct ScriptError: Error, Sendable, Equatable {
     }
 }
 
+/// Sizes no real script reaches, so that a runaway one (a variable doubled forty times, a
+/// generated line without newlines) gets an error rather than exhausting memory: a script
+/// line (continuations joined), a variable's value and a command after its variables are
+/// replaced are each at most 1 MiB of UTF-8.
+public enum Limits {
+    public static let maximumBytes = 1 << 20
+    public static let description = "1 MiB (1,048,576 bytes)"
+}
+
 /// A word as written: literal text and `$NAME` references, expanded just before the
 /// command runs, so `set` on one line affects the next.
 public struct Word: Sendable, Hashable {
@@ -55,8 +64,13 @@ public struct Word: Sendable, Hashable {
 public struct CommandText: Sendable, Hashable {
     public var words: [Word]
     public var location: ScriptLocation
-    /// The whole logical line (continuations joined), for error carets and `-x`.
+    /// The physical line the command starts on, for error carets.
     public var lineText: String
+    /// Every physical line of the logical line the command is on (shared, not copied, by
+    /// the commands of one line), and the number of the first: carets for words on a
+    /// continuation line show that line.
+    public var physicalLines: [String] = []
+    public var startLine: Int = 1
     /// This command's own text within the line.
     public var text: String
 }
@@ -78,7 +92,11 @@ public struct Lexer {
         public var text: [Character]
         public var positions: [(line: Int, column: Int)]
         public var startLine: Int
-        public var displayText: String
+        /// The physical lines this logical line was joined from, as written.
+        public var physicalLines: [String]
+
+        /// The physical lines joined with newlines, as written.
+        public var displayText: String { physicalLines.joined(separator: "\n") }
     }
 
     /// Cuts `text` into logical lines. A continuation on the last line is an error.
@@ -89,10 +107,23 @@ public struct Lexer {
         }
         if text.hasSuffix("\n") { physical.removeLast() }
         var current: LogicalLine?
+        var currentBytes = 0
         for (index, raw) in physical.enumerated() {
             let number = index + firstLine
+            // Checked before the line is taken apart into characters (about 30 bytes of
+            // memory for each one).
+            currentBytes = (current == nil ? 0 : currentBytes) + raw.utf8.count
+            if currentBytes > Limits.maximumBytes {
+                let start = current?.startLine ?? number
+                throw ScriptError("this line is longer than \(Limits.description), the most a script line may be"
+                                  + (start == number ? "" : " (with the lines it continues, from line \(start))"),
+                                  at: ScriptLocation(source: source, line: number, column: 1))
+            }
             let chars = Array(raw)
-            var logical = current ?? LogicalLine(text: [], positions: [], startLine: number, displayText: "")
+            // Taken out of `current` so that appending does not copy what was joined so far
+            // (a copy per continued line made long continuations quadratic).
+            var logical = current ?? LogicalLine(text: [], positions: [], startLine: number, physicalLines: [])
+            current = nil
             // A line ends in a continuation when it ends in an odd number of backslashes
             // outside single quotes; counting the run is enough for the common cases and
             // the lexer re-checks quoting when it reads the joined line.
@@ -104,7 +135,7 @@ public struct Lexer {
                 logical.text.append(character)
                 logical.positions.append((number, column + 1))
             }
-            logical.displayText += logical.displayText.isEmpty && current == nil ? String(raw) : "\n" + String(raw)
+            logical.physicalLines.append(String(raw))
             if continues {
                 if index == physical.count - 1 {
                     throw ScriptError("the line continues ('\\' at its end) past the end of the script",
@@ -152,10 +183,8 @@ public struct Lexer {
             return ScriptLocation(source: source, line: p.line, column: index >= line.positions.count ? p.column + 1 : p.column)
         }
         func physicalLineText(_ index: Int) -> String {
-            let lineNumber = location(index).line
-            let all = line.displayText.split(separator: "\n", omittingEmptySubsequences: false)
-            let offset = lineNumber - line.startLine
-            return offset >= 0 && offset < all.count ? String(all[offset]) : line.displayText
+            let offset = location(index).line - line.startLine
+            return offset >= 0 && offset < line.physicalLines.count ? line.physicalLines[offset] : line.displayText
         }
         func fail(_ message: String, _ index: Int) -> ScriptError {
             ScriptError(message, at: location(index), lineText: physicalLineText(index))
@@ -180,7 +209,8 @@ public struct Lexer {
             if !words.isEmpty {
                 let text = String(chars[commandStart..<end]).trimmingBlanks()
                 commands.append(CommandText(words: words, location: words[0].location,
-                                            lineText: physicalLineText(commandStart), text: text))
+                                            lineText: physicalLineText(commandStart), physicalLines: line.physicalLines,
+                                            startLine: line.startLine, text: text))
             }
             words = []
         }

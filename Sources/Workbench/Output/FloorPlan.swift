@@ -175,12 +175,13 @@ extension Shell {
             let cx = Int(x.rounded()), cy = Int(y.rounded())
             guard canvas.inside(cx, cy) else { continue }
             canvas.overlay[cy][cx] = unicode ? "◆" : "*"
-            canvas.label(anchor.text, at: cx + 1 + anchor.text.count / 2, cy)
+            let text = anchor.text.escapingControls
+            canvas.label(text, at: cx + 1 + text.count / 2, cy)
             anchorCount += 1
         }
         for label in story.labels {
             let (x, y) = cell(label.point)
-            canvas.label(label.text, at: Int(x.rounded()), Int(y.rounded()))
+            canvas.label(label.text.escapingControls, at: Int(x.rounded()), Int(y.rounded()))
         }
         var text = canvas.text
         let metresPerColumn = 1 / columnsPerMetre

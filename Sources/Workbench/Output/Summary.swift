@@ -119,7 +119,7 @@ struct FileSummary {
                 lines.append("    \(room.handle)  \(label)  story \(story)  \(formatted(room.floorArea, digits: 2)) m²  \(counts)")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(\.escapingControls).joined(separator: "\n") + "\n"
     }
 
     var json: JSONValue {

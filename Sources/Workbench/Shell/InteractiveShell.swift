@@ -67,7 +67,7 @@ final class InteractiveShell {
             wble_add_history(text)
             if let historyPath { _ = wble_write_history(historyPath) }
             shell.run(script: text, source: "-", firstLine: lineNumber - text.filter { $0 == "\n" }.count)
-            (shell.output as? StandardOutput)?.flush()
+            (shell.sink as? StandardOutput)?.flush()
         }
         return 0
     }

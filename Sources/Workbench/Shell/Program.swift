@@ -66,7 +66,11 @@ public enum Program {
             guard let equals = text.firstIndex(of: "="), isVariableName(String(text[..<equals])) else {
                 throw UsageError(message: "-D needs NAME=VALUE, got '\(text)'")
             }
-            result.variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            let value = String(text[text.index(after: equals)...])
+            guard value.utf8.count <= Limits.maximumBytes else {
+                throw UsageError(message: "-D \(text[..<equals]): a variable's value may be at most \(Limits.description)")
+            }
+            result.variables[String(text[..<equals])] = value
         }
         while let argument = rest.popFirst() {
             if argument == "--" {
@@ -145,7 +149,7 @@ public enum Program {
     public static func main(_ arguments: [String], output: OutputSink = StandardOutput(),
                             faults: WriteFaults = WriteFaults(),
                             stdinIsTerminal: Bool = isatty(0) == 1,
-                            readStandardInput: () -> String = readAllStandardInput) -> Int32 {
+                            readStandardInput: () -> [UInt8] = readAllStandardInput) -> Int32 {
         let invocation: Invocation
         do {
             guard let parsed = try parse(arguments) else {
@@ -157,10 +161,10 @@ public enum Program {
             output.write(usage + "\n")
             return 0
         } catch let error as UsageError {
-            output.writeError("wb: \(error.message) (see wb --help)\n")
+            output.writeError("wb: \(error.message.escapingControls) (see wb --help)\n")
             return 2
         } catch {
-            output.writeError("wb: \(error)\n")
+            output.writeError("wb: \("\(error)".escapingControls)\n")
             return 2
         }
 
@@ -175,10 +179,13 @@ public enum Program {
             do {
                 scripts[path] = try shell.readScript(path, at: nil)
             } catch let failure as CommandFailure {
-                output.writeError("wb: \(failure.message)\n")
+                output.writeError("wb: \(failure.message.escapingControls)\n")
+                return 2
+            } catch let error as ScriptError {
+                shell.report(error)
                 return 2
             } catch {
-                output.writeError("wb: \(path): \(error)\n")
+                output.writeError("wb: \("\(path): \(error)".escapingControls)\n")
                 return 2
             }
         }
@@ -222,20 +229,27 @@ public enum Program {
             if stdinIsTerminal {
                 let interactiveStatus = InteractiveShell(shell: shell).run()
                 if interactiveStatus != 0 { status = interactiveStatus }
-            } else if !shell.run(script: readStandardInput(), source: "-") {
-                status = 1
+            } else {
+                // Standard input is read as a script file is: the same BOM, NUL and UTF-8 rules.
+                do {
+                    let text = try Shell.scriptText(readStandardInput(), source: "-")
+                    if !shell.run(script: text, source: "-") { status = 1 }
+                } catch {
+                    shell.report(error)
+                    status = 1
+                }
             }
         }
 
         if !shell.isInteractive && shell.session.hasUnsavedChanges && !shell.quitRequested {
             let names = shell.session.modifiedNames.joined(separator: ", ")
-            output.writeError("wb: note: unsaved changes in \(names) were not written (use save)\n")
+            shell.output.writeError("wb: note: unsaved changes in \(names.escapingControls) were not written (use save)\n")
         }
         (output as? StandardOutput)?.flush()
         return status
     }
 
-    public static func readAllStandardInput() -> String {
+    public static func readAllStandardInput() -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -244,6 +258,6 @@ public enum Program {
             if n <= 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -19,7 +19,10 @@ public final class Shell {
     public var session = Session()
     public var options: ShellOptions
     public var variables: [String: String] = [:]
+    /// Where commands write: the sink given, behind `TerminalSafeOutput`.
     public let output: OutputSink
+    /// The sink given, for the error labels the shell colours itself.
+    let sink: OutputSink
     public private(set) var commands: [CommandSpec] = []
     /// Set by `quit`; the caller stops reading input.
     public var quitRequested = false
@@ -35,7 +38,8 @@ public final class Shell {
 
     public init(options: ShellOptions = ShellOptions(), output: OutputSink) {
         self.options = options
-        self.output = output
+        self.sink = output
+        self.output = TerminalSafeOutput(output)
         commands = Shell.standardCommands()
     }
 
@@ -100,13 +104,17 @@ public final class Shell {
     }
 
     private func lineText(of command: CommandText, at location: ScriptLocation) -> String {
-        let lines = command.lineText.split(separator: "\n", omittingEmptySubsequences: false)
-        let offset = location.line - command.location.line
-        return offset >= 0 && offset < lines.count ? String(lines[offset]) : command.lineText
+        let offset = location.line - command.startLine
+        return offset >= 0 && offset < command.physicalLines.count ? command.physicalLines[offset] : command.lineText
     }
 
     private func perform(_ command: CommandText) throws {
-        let words = try command.words.map(expand)
+        var budget = Limits.maximumBytes
+        var words: [Argument] = []
+        words.reserveCapacity(command.words.count)
+        for word in command.words {
+            words.append(try expand(word, budget: &budget))
+        }
         guard let nameWord = words.first else { return }
         if options.echo {
             output.writeError("+ \(command.text)\n")
@@ -126,19 +134,33 @@ public final class Shell {
                               column: last.location.column + last.rawText.count + (last.quoted ? 2 : 0) + 1)
     }
 
-    func expand(_ word: Word) throws -> Argument {
+    /// The word with its variables replaced. `budget` is what the command may still grow to
+    /// (in UTF-8 bytes): `define x "$x$x"` repeated would otherwise double its way to
+    /// gigabytes, so a command longer than `Limits.maximumBytes` is refused at the variable
+    /// that makes it so, before the text is built.
+    func expand(_ word: Word, budget: inout Int) throws -> Argument {
         var text = ""
         for part in word.parts {
             switch part {
             case .text(let literal):
+                budget -= literal.utf8.count
+                if budget < 0 {
+                    throw ScriptError("this command is longer than \(Limits.description) with its variables replaced; "
+                                      + "a command may be at most that", at: word.location)
+                }
                 text += literal
             case .variable(let name, let column):
+                let location = ScriptLocation(source: word.location.source, line: word.location.line, column: column)
                 guard let value = variables[name] else {
-                    let location = ScriptLocation(source: word.location.source, line: word.location.line, column: column)
                     let known = variables.keys.sorted()
                     let hint = known.isEmpty ? "define one with -D \(name)=VALUE or 'define \(name) VALUE'"
                         : nearest(name, among: known).map { "did you mean $\($0)?" } ?? "defined: " + known.joined(separator: ", ")
                     throw ScriptError("$\(name) is not defined (\(hint))", at: location)
+                }
+                budget -= value.utf8.count
+                if budget < 0 {
+                    throw ScriptError("$\(name) would make this command \(Limits.maximumBytes - budget) bytes long; "
+                                      + "a command may be at most \(Limits.description)", at: location)
                 }
                 text += value
             }
@@ -156,36 +178,39 @@ public final class Shell {
     // MARK: Reporting
 
     /// `wb: SOURCE:LINE:COL: error: MESSAGE`, then the line and a caret under the column.
+    /// Every piece that may come from a file (the script's name, the message, the line) is
+    /// shown with its control characters escaped.
     public func report(_ error: ScriptError) {
-        var text = "wb: \(error.location): \(paint("error:", .red)) \(error.message)\n"
+        var text = "wb: \(error.location.description.escapingControls): \(paint("error:", .red)) \(error.message.escapingControls)\n"
         if let line = error.lineText, !line.isEmpty {
             text += caretDisplay(line: line, column: error.location.column)
         }
-        output.writeError(text)
+        sink.writeError(text)
     }
 
     public func reportLoadError(_ error: LoadError, prefix: String = "") {
         var text: String
         if let location = error.location {
             let path = location.keyPath.isEmpty ? "" : " (at \(location.keyPath))"
-            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): \(paint("error:", .red)) \(error.message)\(path)\n"
+            text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): ".escapingControls
+                + "\(paint("error:", .red)) \((error.message + path).escapingControls)\n"
             if let line = error.lineText, !line.isEmpty {
                 text += caretDisplay(line: line, column: location.column)
             }
         } else {
-            text = "wb: \(prefix)\(error.path): \(paint("error:", .red)) \(error.message)\n"
+            text = "wb: \(prefix)\(error.path): ".escapingControls + "\(paint("error:", .red)) \(error.message.escapingControls)\n"
         }
-        output.writeError(text)
+        sink.writeError(text)
     }
 
     public func warn(_ message: String) {
-        output.writeError("wb: \(paint("warning:", .yellow)) \(message)\n")
+        sink.writeError("wb: \(paint("warning:", .yellow)) \(message.escapingControlsKeepingLines)\n")
     }
 
     /// Informational lines go to standard error so that data on standard output stays
     /// clean for pipes; `-q` silences them.
     public func inform(_ message: String) {
-        if !options.quiet { output.writeError(message + "\n") }
+        if !options.quiet { output.writeError(message.escapingControlsKeepingLines + "\n") }
     }
 
     enum Colour: String {
@@ -199,7 +224,7 @@ public final class Shell {
 
     /// The prompt: what is open, and `*` when something has unsaved changes.
     public var prompt: String {
-        let names = session.files.map(\.name)
+        let names = session.files.map(\.name.escapingControls)
         var shown = ""
         switch names.count {
         case 0: shown = ""
@@ -210,19 +235,33 @@ public final class Shell {
     }
 
     /// The offending line (a window of it when it is long) and a caret under `column`.
+    /// Tabs show as blanks; other control characters as escapes, the caret moved along by
+    /// the extra width they take.
     func caretDisplay(line: String, column: Int) -> String {
-        let characters = Array(line)
+        var characters: [Character] = []
+        var caret = 0
+        for (index, character) in line.enumerated() {
+            if index == column - 1 { caret = characters.count }
+            if character == "\t" {
+                characters.append(" ")
+            } else if character.unicodeScalars.contains(where: \.isTerminalControl) {
+                characters.append(contentsOf: String(character).escapingControls)
+            } else {
+                characters.append(character)
+            }
+        }
+        if column - 1 >= line.count { caret = characters.count + (column - 1 - line.count) }
         let width = 100
         var start = 0
         if characters.count > width {
-            start = max(0, min(column - 1 - width / 2, characters.count - width))
+            start = max(0, min(caret - width / 2, characters.count - width))
         }
         let end = min(characters.count, start + width)
-        let window = String(characters[start..<end]).map { $0 == "\t" ? " " : $0 }
+        let window = String(characters[start..<end])
         let prefix = start > 0 ? "..." : ""
         let suffix = end < characters.count ? "..." : ""
-        let caretColumn = max(0, column - 1 - start) + prefix.count
-        return "    " + prefix + String(window) + suffix + "\n    " + String(repeating: " ", count: caretColumn) + "^\n"
+        let caretColumn = max(0, caret - start) + prefix.count
+        return "    " + prefix + window + suffix + "\n    " + String(repeating: " ", count: caretColumn) + "^\n"
     }
 }
 
