@@ -29,14 +29,19 @@ extension Shell {
         }
     }
 
-    /// A script's text. Folders, missing files and binary files are refused.
+    /// A script's text. Folders, devices, pipes, missing files, binary files and files
+    /// over `Program.scriptLimit` are refused.
     func readScript(_ path: String, at word: Argument?) throws -> String {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try FileIO.read(path, limit: Program.scriptLimit)
         } catch {
             throw CommandFailure("cannot read script \(path): \(error.message)", at: word)
         }
+        return try Self.scriptText(bytes, path: path, at: word)
+    }
+
+    static func scriptText(_ bytes: [UInt8], path: String, at word: Argument? = nil) throws -> String {
         if bytes.contains(0) {
             throw CommandFailure("\(path) is not a script: it holds binary data (a NUL byte)", at: word)
         }

@@ -21,7 +21,7 @@ public enum Program {
           PATH ...              opened at start: a RoomPlan room or structure JSON (the kind is
                                 found from the content)
           -c, --command CMD     run CMD; repeatable, in order
-          -f, --file SCRIPT     run a command file; repeatable, in order with -c
+          -f, --file SCRIPT     run a command file; repeatable, in order with -c ("-" is stdin)
           -i, --interactive     stay in the shell after -c / -f
           -k, --keep-going      in scripts: report an error and go on (the exit status is still 1)
           -x, --echo            print each command before it runs
@@ -145,7 +145,7 @@ public enum Program {
     public static func main(_ arguments: [String], output: OutputSink = StandardOutput(),
                             faults: WriteFaults = WriteFaults(),
                             stdinIsTerminal: Bool = isatty(0) == 1,
-                            readStandardInput: () -> String = readAllStandardInput) -> Int32 {
+                            readStandardInput: () throws -> String = readStandardInputScript) -> Int32 {
         let invocation: Invocation
         do {
             guard let parsed = try parse(arguments) else {
@@ -170,10 +170,11 @@ public enum Program {
         shell.variables = invocation.variables
 
         // Script files are read before anything runs: an unreadable one is a bad invocation.
+        // `-f -` is stdin, said explicitly; it can be read once.
         var scripts: [String: String] = [:]
         for case .file(let path) in invocation.actions where scripts[path] == nil {
             do {
-                scripts[path] = try shell.readScript(path, at: nil)
+                scripts[path] = path == "-" ? try readStandardInput() : try shell.readScript(path, at: nil)
             } catch let failure as CommandFailure {
                 output.writeError("wb: \(failure.message)\n")
                 return 2
@@ -183,6 +184,7 @@ public enum Program {
             }
         }
 
+        let readsStandardInputScript = scripts["-"] != nil
         let runsScripts = !invocation.actions.isEmpty
         let wantsShell = invocation.interactive || !runsScripts
         if wantsShell && stdinIsTerminal && !invocation.options.quiet {
@@ -222,8 +224,18 @@ public enum Program {
             if stdinIsTerminal {
                 let interactiveStatus = InteractiveShell(shell: shell).run()
                 if interactiveStatus != 0 { status = interactiveStatus }
-            } else if !shell.run(script: readStandardInput(), source: "-") {
-                status = 1
+            } else if readsStandardInputScript {
+                // stdin was the -f script, read to its end already.
+            } else {
+                do {
+                    if !shell.run(script: try readStandardInput(), source: "-") { status = 1 }
+                } catch let failure as CommandFailure {
+                    output.writeError("wb: \(failure.message)\n")
+                    status = 1
+                } catch {
+                    output.writeError("wb: -: \(error)\n")
+                    status = 1
+                }
             }
         }
 
@@ -231,19 +243,31 @@ public enum Program {
             let names = shell.session.modifiedNames.joined(separator: ", ")
             output.writeError("wb: note: unsaved changes in \(names) were not written (use save)\n")
         }
-        (output as? StandardOutput)?.flush()
+        if let standard = output as? StandardOutput {
+            standard.flush()
+            // A listing cut short (a full disk behind `> FILE`) is a failure, not a success
+            // with less data; a closed pipe ends wb by SIGPIPE first, as is the custom.
+            if let code = standard.failure {
+                output.writeError("wb: cannot write to standard output: \(FileIO.describe(errno: code)); what was printed is incomplete\n")
+                status = 1
+            }
+        }
         return status
     }
 
-    public static func readAllStandardInput() -> String {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+    /// The most wb reads as one script (a file, or stdin): far above any script a person
+    /// or a program writes, and a clear error rather than memory running out when stdin
+    /// is a device that never ends.
+    public static let scriptLimit = 64 << 20
+
+    /// Standard input as a script, at most `scriptLimit` bytes of UTF-8 text.
+    public static func readStandardInputScript() throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.readStream(0, name: "-", limit: scriptLimit)
+        } catch {
+            throw CommandFailure("cannot read the script on standard input: \(error.message)", at: nil)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return try Shell.scriptText(bytes, path: "standard input")
     }
 }
