@@ -76,6 +76,8 @@ char *wble_readline(const char *prompt) {
     return readline(prompt);
 }
 
+int wble_interrupt_pending(void) { return interrupted ? 1 : 0; }
+
 int wble_take_interrupt(void) {
     int was = interrupted ? 1 : 0;
     interrupted = 0;

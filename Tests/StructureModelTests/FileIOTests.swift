@@ -33,6 +33,65 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try entries(), ["room.json"], "no temporary file is left behind")
     }
 
+    /// A save of several files renames none of them when one cannot be written, and its
+    /// changed-on-disk check runs under the lock, before any rename.
+    func testACommitRenamesNothingWhenOneFileOrTheCheckFails() throws {
+        let names = folder + "/room.wb.json", room = folder + "/room.json"
+        try FileIO.writeAtomically(Array("old".utf8), to: room)
+        try FileManager.default.createDirectory(atPath: names, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try FileIO.commit([FileWrite(path: names, bytes: [1]), FileWrite(path: room, bytes: Array("new".utf8))]))
+        XCTAssertEqual(try FileIO.read(room), Array("old".utf8))
+        try FileManager.default.removeItem(atPath: names)
+        XCTAssertThrowsError(try FileIO.commit([FileWrite(path: names, bytes: [1]), FileWrite(path: room, bytes: Array("new".utf8))]) {
+            () throws(FileError) in throw FileError(path: room, message: "changed on disk")
+        })
+        XCTAssertEqual(try FileIO.read(room), Array("old".utf8))
+        XCTAssertEqual(try entries(), ["room.json"], "neither file was renamed, no temporary file is left")
+    }
+
+    func testDevicesAndPipesAreNotRead() throws {
+        XCTAssertThrowsError(try FileIO.read("/dev/zero")) { error in
+            XCTAssertTrue((error as? FileError)?.message.hasPrefix("is not a regular file") == true, "\(error)")
+        }
+        let fifo = folder + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertThrowsError(try FileIO.read(fifo))
+        try FileIO.writeAtomically([UInt8](repeating: 65, count: 100), to: folder + "/big")
+        XCTAssertThrowsError(try FileIO.read(folder + "/big", limit: 99)) { error in
+            XCTAssertTrue((error as? FileError)?.message.hasPrefix("is larger than wb reads") == true, "\(error)")
+        }
+    }
+
+    func testHugeAndNonNumbersConvertToIntWithoutTrapping() {
+        XCTAssertEqual(Int(saturating: 3.0e38), .max)
+        XCTAssertEqual(Int(saturating: -Double.infinity), .min)
+        XCTAssertEqual(Int(saturating: .nan), 0)
+        XCTAssertEqual(Int(saturating: -2.7), -2)
+    }
+
+    /// A sidecar names the file it goes with; after a crash between the two renames of a
+    /// save, the new sidecar's `previous` is what goes with the old file still there.
+    func testASidecarResolvesToTheNamesOfTheFileBesideIt() throws {
+        let old = ContentDigest(Array("old json".utf8)), new = ContentDigest(Array("new json".utf8))
+        XCTAssertNotEqual(old, new)
+        XCTAssertEqual(ContentDigest(old.description), old)
+        var before = Sidecar()
+        before.rooms = [.init(index: nil, walls: ["W1"], name: "Old")]
+        before.contents = old
+        var after = Sidecar()
+        after.rooms = [.init(index: nil, walls: ["W1"], name: "New")]
+        after.contents = new
+        after.previous = before
+        let decoded = try Sidecar.decode(after.encoded(fileName: "room.json"))
+        XCTAssertEqual(decoded, after)
+        XCTAssertEqual(decoded.resolved(for: new).0.rooms.map(\.name), ["New"])
+        XCTAssertEqual(decoded.resolved(for: new).1, .matches)
+        XCTAssertEqual(decoded.resolved(for: old).0.rooms.map(\.name), ["Old"])
+        XCTAssertEqual(decoded.resolved(for: old).1, .interruptedSave)
+        XCTAssertEqual(decoded.resolved(for: ContentDigest([1])).1, .otherVersion)
+        XCTAssertNil(decoded.resolved(for: old).0.previous, "one level of history only")
+    }
+
     func testANewFileGetsTheUmaskWithoutTheUmaskBeingChanged() throws {
         let previous = umask(0o027)
         defer { umask(previous) }

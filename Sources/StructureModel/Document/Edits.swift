@@ -340,3 +340,64 @@ extension Workspace {
         return result.sorted { ($0.kind.rawValue, number($0)) < ($1.kind.rawValue, number($1)) }
     }
 }
+
+extension EditPlan {
+    /// What these changes would put in a file that RoomPlan's JSON cannot hold: a number
+    /// that is infinite, not a number, or beyond `Float`'s range (which `Float` arithmetic
+    /// turns into infinity), as a rotation of coordinates near 3e38 gives. nil when every
+    /// number is a finite `Float`. Checked before an edit is applied, so a refused edit
+    /// changes nothing and nothing later (a save, a plan) meets such a number.
+    public var unrepresentableNumber: String? {
+        for change in changes {
+            switch change {
+            case .transform(_, let transform):
+                if !Self.isFinite(transform) { return "a transform" }
+            case .center(_, let center):
+                if !Self.isFinite(center) { return "a section centre" }
+            case .element(_, let element), .insert(_, let element, _):
+                if let what = Self.unrepresentable(in: element) { return what }
+            case .replaceArray(_, _, _, let elements, _):
+                for element in elements { if let what = Self.unrepresentable(in: element) { return what } }
+            case .insertRoom(_, let record, _):
+                if let what = Self.unrepresentable(in: record.room) { return what }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    private static func isFinite(_ transform: Transform) -> Bool {
+        (0..<16).allSatisfy { transform.elements[$0].isFinite }
+    }
+
+    private static func isFinite(_ vector: SIMD3<Float>) -> Bool {
+        vector.x.isFinite && vector.y.isFinite && vector.z.isFinite
+    }
+
+    private static func unrepresentable(in element: Element) -> String? {
+        switch element {
+        case .surface(let surface):
+            if !isFinite(surface.transform) { return "a transform" }
+            if !isFinite(surface.dimensions) { return "dimensions" }
+            if let corners = surface.polygonCorners, !corners.allSatisfy(isFinite) { return "polygon corners" }
+        case .object(let object):
+            if !isFinite(object.transform) { return "a transform" }
+            if !isFinite(object.dimensions) { return "dimensions" }
+        case .section(let section):
+            if !isFinite(section.center) { return "a section centre" }
+        }
+        return nil
+    }
+
+    private static func unrepresentable(in room: CapturedRoom) -> String? {
+        for kind in ElementKind.surfaceKinds + [.object, .section] {
+            var index = 0
+            while let element = room.element(kind, at: index) {
+                if let what = unrepresentable(in: element) { return what }
+                index += 1
+            }
+        }
+        return nil
+    }
+}

@@ -5,6 +5,7 @@ import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
+import Foundation
 
 /// A file that could not be read or written, in words for the person who named it.
 public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -37,17 +38,45 @@ public struct FileStamp: Sendable, Equatable {
 /// Where a save can be made to fail on purpose, for tests of what a crash or a failing
 /// disk leaves behind. The library never reads these from the environment.
 public struct WriteFaults: Sendable {
-    /// Runs after the temporary file is complete and flushed, before it is renamed over
-    /// the target: throwing abandons the save there; a test may also end the process.
+    /// Runs after the temporary files are complete and flushed, before any is renamed over
+    /// its target: throwing abandons the save there; a test may also end the process.
     public var beforeRename: (@Sendable () throws(FileError) -> Void)?
+    /// Runs after the first file of a save of several (a sidecar before its RoomPlan file)
+    /// is renamed into place and before the next is: the window a crash can hit.
+    public var betweenRenames: (@Sendable () throws(FileError) -> Void)?
 
-    public init(beforeRename: (@Sendable () throws(FileError) -> Void)? = nil) {
+    public init(beforeRename: (@Sendable () throws(FileError) -> Void)? = nil,
+                betweenRenames: (@Sendable () throws(FileError) -> Void)? = nil) {
         self.beforeRename = beforeRename
+        self.betweenRenames = betweenRenames
+    }
+}
+
+/// One file of a save: what to write, and where.
+public struct FileWrite: Sendable {
+    public var path: String
+    public var bytes: [UInt8]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
     }
 }
 
 /// Plain POSIX file access: exact errors (errno), no Foundation on the hot path.
 public enum FileIO {
+    /// The most wb reads of one file (a RoomPlan file, a sidecar, a script): far above any
+    /// real scan, far below what would exhaust memory. A device or a pipe that never ends
+    /// is refused before this matters; the cap is for what is left (stdin, a huge file).
+    public static let readLimit = 1 << 30
+
+    /// How long a save waits for another process's save of a file in the same folder.
+    /// That lock is held only from the changed-on-disk check to the rename, milliseconds.
+    static let lockPatience = 30.0
+
+    /// An errno in words, as wb's messages put it.
+    public static func describe(errno code: Int32) -> String { errorText(code) }
+
     static func errorText(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file or directory"
@@ -55,15 +84,23 @@ public enum FileIO {
         case EISDIR: return "is a folder, not a file"
         case ENOTDIR: return "a part of the path is not a folder"
         case ENOSPC: return "no space left on the device"
+        case EDQUOT: return "the disk quota is exhausted"
+        case EFBIG: return "the file is larger than this process may write (a file-size limit, ulimit -f)"
         case EROFS: return "the file system is read-only"
         case ENAMETOOLONG: return "the path is too long"
         default: return String(cString: strerror(code))
         }
     }
 
+    static let notRegularText = "is not a regular file (a device, a pipe or a socket): wb reads and saves only files"
+
     public static func stamp(of path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        return stamp(info)
+    }
+
+    static func stamp(_ info: stat) -> FileStamp {
         #if canImport(Darwin)
         let mtime = info.st_mtimespec
         #else
@@ -78,9 +115,18 @@ public enum FileIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// The whole file. Folders, missing files and unreadable files are errors.
-    public static func read(_ path: String) throws(FileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Whether `path` names a regular file (after links).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The whole file, at most `limit` bytes. Folders, devices, pipes, sockets, missing and
+    /// unreadable files are errors: a device like /dev/zero never ends and a FIFO without a
+    /// writer never starts, so wb reads only regular files (stdin has `readStream`).
+    public static func read(_ path: String, limit: Int = readLimit) throws(FileError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO would otherwise wait for a writer, for ever.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileError(path: path, message: errorText(errno)) }
         defer { close(fd) }
         var info = stat()
@@ -88,9 +134,24 @@ public enum FileIO {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError(path: path, message: errorText(EISDIR))
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError(path: path, message: notRegularText) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        if Int(info.st_size) > limit { throw tooLarge(path, limit) }
+        return try readAll(fd, name: path, expected: max(0, Int(info.st_size)), limit: limit)
+    }
+
+    /// Everything an open descriptor (stdin) gives until its end, at most `limit` bytes.
+    public static func readStream(_ fd: Int32, name: String, limit: Int = readLimit) throws(FileError) -> [UInt8] {
+        try readAll(fd, name: name, expected: 0, limit: limit)
+    }
+
+    static func tooLarge(_ path: String, _ limit: Int) -> FileError {
+        FileError(path: path, message: "is larger than wb reads (\(limit >> 20) MiB); is it the file you meant?")
+    }
+
+    private static func readAll(_ fd: Int32, name: String, expected: Int, limit: Int) throws(FileError) -> [UInt8] {
         // Read straight into the array's storage; a file that grows while being read
-        // (or reports no size, like a pipe) continues in chunks.
-        let expected = max(0, Int(info.st_size))
+        // (or reports no size, like a pipe) continues in chunks, up to the limit.
         var failure: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
             while initialized < expected {
@@ -104,66 +165,201 @@ public enum FileIO {
                 initialized += n
             }
         }
-        if failure != 0 { throw FileError(path: path, message: errorText(failure)) }
+        if failure != 0 { throw FileError(path: name, message: errorText(failure)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError(path: path, message: errorText(errno))
+                throw FileError(path: name, message: errorText(errno))
             }
             if n == 0 { break }
+            if bytes.count + n > limit { throw tooLarge(name, limit) }
             bytes.append(contentsOf: chunk[0..<n])
         }
         return bytes
     }
 
     /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old
-    /// file or the new one, never a mixture: write a temporary file in the same folder,
-    /// flush it to disk, rename it over the target, flush the folder. The target's
-    /// permission bits are kept; a new file gets 0666 less the umask, applied by the kernel
-    /// when the temporary file is created, so no process-wide state is touched and saves
-    /// on several threads at once do not interfere. `faults` lets tests fail a save at a
-    /// chosen point, as a crash or a full disk would.
-    ///
-    /// A symbolic link is followed: the file it points at is replaced and the link stays,
-    /// as editors and sqlite do. Anything but a regular file (a device, a FIFO, a socket, a
-    /// folder) is refused, so a save never replaces a device node with a file.
+    /// file or the new one, never a mixture (see `commit`).
     public static func writeAtomically(_ bytes: [UInt8], to requested: String, faults: WriteFaults = WriteFaults()) throws(FileError) {
-        let path = try linkTarget(of: requested)
-        let folder = parentFolder(of: path)
-        guard isDirectory(folder) else {
-            throw FileError(path: path, message: "the folder \(folder) does not exist")
-        }
-        var keptMode: mode_t?
-        var existing = stat()
-        if stat(path, &existing) == 0 {
-            if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: requested, message: errorText(EISDIR)) }
-            guard (existing.st_mode & S_IFMT) == S_IFREG else {
-                throw FileError(path: requested, message: "is not a regular file (a device, a pipe or a socket): wb saves only to files")
+        _ = try commit([FileWrite(path: requested, bytes: bytes)], faults: faults)
+    }
+
+    /// Replaces each file of `writes` with its bytes, as one save:
+    ///
+    /// 1. every target is checked (a folder, a device, a FIFO or a socket is refused, so a
+    ///    save never replaces a device node with a file) and every temporary file is written
+    ///    in its target's folder and flushed to disk; a failure here (a full disk, a
+    ///    file-size limit, a read-only folder) changes no target;
+    /// 2. the targets' folders are locked (`flock`), `verify` runs (the changed-on-disk
+    ///    check), and the temporaries are renamed over their targets in order, the folder
+    ///    flushed after each rename so that they reach the disk in that order; the lock is
+    ///    released after the last rename. Two processes saving one file thus check and
+    ///    rename one after the other, and the second sees the first's file. A lock dies with
+    ///    its process (the kernel drops it when the descriptor closes), so a crashed or
+    ///    killed wb never leaves a folder locked; on a file system without locks (some
+    ///    network mounts) the save goes on unlocked.
+    ///
+    /// Each temporary file (`.NAME.wb-XXXXXXXX`) is itself locked while it exists, so a
+    /// later save of the same target can tell one left by a killed process (unlocked) from
+    /// one being written now, and removes only the former.
+    ///
+    /// Permission bits of each target are kept; a new file gets 0666 less the umask,
+    /// applied by the kernel when the temporary file is created, so no process-wide state is
+    /// touched. A symbolic link is followed: the file it points at is replaced and the link
+    /// stays, as editors and sqlite do. Returns the stamp of each file as written, taken
+    /// under the lock.
+    public static func commit(_ writes: [FileWrite], faults: WriteFaults = WriteFaults(),
+                              verify: (() throws(FileError) -> Void)? = nil) throws(FileError) -> [FileStamp?] {
+        var prepared: [(path: String, folder: String, temporary: String, fd: Int32)] = []
+        func abandon() {
+            for item in prepared {
+                unlink(item.temporary)
+                close(item.fd)
             }
-            keptMode = existing.st_mode & 0o7777
+            prepared.removeAll()
         }
-        let (fd, temporary) = try createTemporary(beside: path, in: folder)
-        var failure: FileError?
-        if let code = writeAll(fd, bytes) { failure = FileError(path: path, message: errorText(code)) }
-        if failure == nil, let keptMode, fchmod(fd, keptMode) != 0 { failure = FileError(path: path, message: errorText(errno)) }
-        if failure == nil && fsync(fd) != 0 { failure = FileError(path: path, message: errorText(errno)) }
-        close(fd)
-        if failure == nil, let beforeRename = faults.beforeRename {
-            do { try beforeRename() } catch { failure = error }
+        var targets: [(path: String, folder: String, mode: mode_t?)] = []
+        for write in writes {
+            let path = try linkTarget(of: write.path)
+            let folder = parentFolder(of: path)
+            guard isDirectory(folder) else {
+                throw FileError(path: path, message: "the folder \(folder) does not exist")
+            }
+            var keptMode: mode_t?
+            var existing = stat()
+            if stat(path, &existing) == 0 {
+                if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: write.path, message: errorText(EISDIR)) }
+                guard (existing.st_mode & S_IFMT) == S_IFREG else {
+                    throw FileError(path: write.path, message: "is not a regular file (a device, a pipe or a socket): wb saves only to files")
+                }
+                keptMode = existing.st_mode & 0o7777
+            }
+            targets.append((path, folder, keptMode))
         }
-        if failure == nil && rename(temporary, path) != 0 {
-            failure = FileError(path: path, message: errorText(errno))
+        for (write, target) in zip(writes, targets) {
+            removeStaleTemporaries(of: target.path, in: target.folder)
+            let fd: Int32, temporary: String
+            do {
+                (fd, temporary) = try createTemporary(beside: target.path, in: target.folder)
+            } catch {
+                abandon()
+                throw error
+            }
+            prepared.append((target.path, target.folder, temporary, fd))
+            var code = writeAll(fd, write.bytes)
+            if code == nil, let keptMode = target.mode, fchmod(fd, keptMode) != 0 { code = errno }
+            if code == nil && fsync(fd) != 0 { code = errno }
+            if let code {
+                abandon()
+                throw FileError(path: target.path, message: errorText(code))
+            }
         }
-        if let failure {
-            unlink(temporary)
-            throw failure
+        if let beforeRename = faults.beforeRename {
+            do { try beforeRename() } catch {
+                abandon()
+                throw error
+            }
         }
-        let folderFD = open(folder, O_RDONLY | O_CLOEXEC)
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
+        let locks = lockFolders(Array(Set(targets.map(\.folder))).sorted())
+        defer { for lock in locks where lock >= 0 { close(lock) } }
+        if locks.contains(-2) {
+            abandon()
+            throw FileError(path: targets.last?.path ?? "", message: "is being saved by another process (its folder stayed locked "
+                            + "for \(Int(lockPatience)) s); nothing was written")
+        }
+        if let verify {
+            do { try verify() } catch {
+                abandon()
+                throw error
+            }
+        }
+        var stamps: [FileStamp?] = []
+        for index in prepared.indices {
+            let item = prepared[index]
+            if index > 0, let betweenRenames = faults.betweenRenames {
+                do { try betweenRenames() } catch {
+                    prepared.removeFirst(index)
+                    abandon()
+                    throw error
+                }
+            }
+            if rename(item.temporary, item.path) != 0 {
+                let failure = FileError(path: item.path, message: errorText(errno))
+                prepared.removeFirst(index)
+                abandon()
+                throw failure
+            }
+            syncFolder(item.folder)
+            stamps.append(stamp(of: item.path))
+        }
+        for item in prepared { close(item.fd) }
+        prepared.removeAll()
+        return stamps
+    }
+
+    /// Locks each folder (in the given, sorted order, so two saves never wait on each
+    /// other crosswise). -1 for a folder that cannot be locked (no locks on that file
+    /// system, or it cannot be opened: the save goes on, as before locks existed); -2 when
+    /// another process held the lock for longer than `lockPatience`.
+    private static func lockFolders(_ folders: [String]) -> [Int32] {
+        var result: [Int32] = []
+        for folder in folders {
+            let fd = open(folder, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                result.append(-1)
+                continue
+            }
+            var waited = 0.0
+            while true {
+                if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                    result.append(fd)
+                    break
+                }
+                if errno == EINTR { continue }
+                if errno != EWOULDBLOCK {
+                    close(fd)
+                    result.append(-1)
+                    break
+                }
+                if waited >= lockPatience {
+                    close(fd)
+                    result.append(-2)
+                    break
+                }
+                usleep(10_000)
+                waited += 0.01
+            }
+        }
+        return result
+    }
+
+    private static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// Removes temporary files of wb's for `path` that no process is writing (their lock is
+    /// free: whoever made them was killed, or ran out of disk and could not clean up).
+    static func removeStaleTemporaries(of path: String, in folder: String) {
+        let prefix = temporaryPrefix(for: path)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 8 {
+            let candidate = folder + "/" + name
+            let fd = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard fd >= 0 else { continue }
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                var now = stat()
+                if lstat(candidate, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev {
+                    unlink(candidate)
+                }
+            }
+            close(fd)
         }
     }
 
@@ -201,7 +397,17 @@ public enum FileIO {
         for _ in 0..<100 {
             let name = prefix + String((0..<8).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
             let fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 { return (fd, name) }
+            if fd >= 0 {
+                // Locked at once, and still there once locked: a cleaner that took it for a
+                // stale one in the instant between would have removed it (then: another name).
+                var own = stat(), there = stat()
+                while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+                if fstat(fd, &own) == 0, lstat(name, &there) == 0, own.st_ino == there.st_ino, own.st_dev == there.st_dev {
+                    return (fd, name)
+                }
+                close(fd)
+                continue
+            }
             if errno != EEXIST { throw FileError(path: path, message: "cannot write in \(folder): \(errorText(errno))") }
         }
         throw FileError(path: path, message: "cannot write in \(folder): no free temporary name")

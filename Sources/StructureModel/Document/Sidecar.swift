@@ -31,8 +31,41 @@ public struct Sidecar: Sendable, Equatable {
     public var rooms: [RoomEntry] = []
     /// Sections of a version 1 sidecar, matched by centre alone.
     public var looseSections: [SectionEntry] = []
+    /// The RoomPlan file these names were saved with (version 3 on; nil before).
+    public var contents: ContentDigest?
+    /// The names of the RoomPlan file this save replaced, with its digest (at most one
+    /// level: an older one's own `previous` is dropped). A save renames the sidecar into
+    /// place before the RoomPlan file: a crash between the two leaves the old RoomPlan file
+    /// with the new sidecar, and this is what belongs to that file.
+    public var previous: Sidecar? {
+        get { earlier.first }
+        set { earlier = newValue.map { var value = $0; value.earlier = []; return [value] } ?? [] }
+    }
+    private var earlier: [Sidecar] = []
 
     public init() {}
+
+    /// How a sidecar relates to the RoomPlan file beside it.
+    public enum Fit: Sendable, Equatable {
+        /// Written with this very file.
+        case matches
+        /// Written before sidecars carried a digest: matched by wall identifiers, as always.
+        case undated
+        /// The new half of a save that stopped between its renames: its `previous` names
+        /// are those of this (older) file.
+        case interruptedSave
+        /// Written for another version of the file (changed since by another program):
+        /// matched by wall identifiers, which survive re-exports.
+        case otherVersion
+    }
+
+    /// The names that belong to the RoomPlan file whose digest is `digest`.
+    public func resolved(for digest: ContentDigest) -> (Sidecar, Fit) {
+        guard let contents else { return (self, .undated) }
+        if contents == digest { return (self, .matches) }
+        if let previous, previous.contents == digest { return (previous, .interruptedSave) }
+        return (self, .otherVersion)
+    }
 
     public static func path(for roomPlanPath: String) -> String {
         (roomPlanPath.hasSuffix(".json") ? String(roomPlanPath.dropLast(5)) : roomPlanPath) + ".wb.json"
@@ -138,10 +171,33 @@ public struct Sidecar: Sendable, Equatable {
         writer.key("about")
         writer.string("What wb keeps for rooms and sections of \(fileName) that RoomPlan's JSON has no place for: "
                       + "free-text names, and the Hyperbasis space each room was scanned in.")
+        if let contents {
+            writer.key("contents")
+            writer.string(contents.description)
+        }
         writer.key("file")
         writer.string(fileName)
         writer.key("format")
         writer.string("wb-names")
+        if let previous {
+            writer.key("previous")
+            writer.beginObject()
+            if let contents = previous.contents {
+                writer.key("contents")
+                writer.string(contents.description)
+            }
+            previous.writeEntries(to: &writer)
+            writer.endObject()
+        }
+        writeEntries(to: &writer)
+        writer.key("version")
+        writer.int(contents == nil ? 2 : 3)
+        writer.endObject()
+        return writer.bytes + [0x0A]
+    }
+
+    /// `rooms` (and a version 1 sidecar's loose `sections`, kept as they were read).
+    private func writeEntries(to writer: inout JSONWriter) {
         writer.key("rooms")
         writer.beginArray()
         for room in rooms {
@@ -171,10 +227,12 @@ public struct Sidecar: Sendable, Equatable {
             writer.endObject()
         }
         writer.endArray()
-        writer.key("version")
-        writer.int(2)
-        writer.endObject()
-        return writer.bytes + [0x0A]
+        if !looseSections.isEmpty {
+            writer.key("sections")
+            writer.beginArray()
+            for section in looseSections { Self.write(section, to: &writer) }
+            writer.endArray()
+        }
     }
 
     private static func write(_ section: SectionEntry, to writer: inout JSONWriter) {
@@ -218,35 +276,12 @@ public struct Sidecar: Sendable, Equatable {
         return section
     }
 
-    /// Reads a sidecar (version 1 or 2); a malformed one is an error for the caller to
+    /// Reads a sidecar (version 1, 2 or 3); a malformed one is an error for the caller to
     /// report as a warning.
     public static func decode(_ bytes: [UInt8]) throws(RoomPlanDecodeError) -> Sidecar {
         do {
             return try withJSONReader(bytes) { reader in
-                var sidecar = Sidecar()
-                try reader.readObject { reader, key in
-                    switch key {
-                    case "rooms":
-                        try reader.readArray { reader, _ in
-                            var room = RoomEntry(index: nil, walls: [], name: "")
-                            try reader.readObject { reader, key in
-                                switch key {
-                                case "index": room.index = try reader.readInt()
-                                case "name": room.name = try reader.readString()
-                                case "space": room.space = try reader.readString()
-                                case "sections": try reader.readArray { reader, _ in room.sections.append(try readSection(&reader)) }
-                                case "walls": try reader.readArray { reader, _ in room.walls.append(try reader.readString()) }
-                                default: try reader.skipValue()
-                                }
-                            }
-                            sidecar.rooms.append(room)
-                        }
-                    case "sections":
-                        try reader.readArray { reader, _ in sidecar.looseSections.append(try readSection(&reader)) }
-                    default:
-                        try reader.skipValue()
-                    }
-                }
+                let sidecar = try read(&reader)
                 try reader.expectEnd()
                 return sidecar
             }
@@ -257,6 +292,47 @@ public struct Sidecar: Sendable, Equatable {
                                       lineText: "")
         }
     }
+
+    private static func read(_ reader: inout JSONReader) throws -> Sidecar {
+        var sidecar = Sidecar()
+        try reader.readObject { reader, key in
+            switch key {
+            case "contents":
+                let text = try reader.readString()
+                guard let digest = ContentDigest(text) else {
+                    throw SidecarFormatError(message: "\"contents\" is not SIZE:HASH (\(text))")
+                }
+                sidecar.contents = digest
+            case "previous":
+                sidecar.previous = try read(&reader)
+            case "rooms":
+                try reader.readArray { reader, _ in
+                    var room = RoomEntry(index: nil, walls: [], name: "")
+                    try reader.readObject { reader, key in
+                        switch key {
+                        case "index": room.index = try reader.readInt()
+                        case "name": room.name = try reader.readString()
+                        case "space": room.space = try reader.readString()
+                        case "sections": try reader.readArray { reader, _ in room.sections.append(try readSection(&reader)) }
+                        case "walls": try reader.readArray { reader, _ in room.walls.append(try reader.readString()) }
+                        default: try reader.skipValue()
+                        }
+                    }
+                    sidecar.rooms.append(room)
+                }
+            case "sections":
+                try reader.readArray { reader, _ in sidecar.looseSections.append(try readSection(&reader)) }
+            default:
+                try reader.skipValue()
+            }
+        }
+        return sidecar
+    }
+}
+
+struct SidecarFormatError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }
 
 extension Array {

@@ -10,6 +10,8 @@ public struct WorkspaceFile: Sendable {
     public internal(set) var document: RoomPlanDocument
     /// The file on disk when it was opened or last saved, to notice changes by others.
     public var stamp: FileStamp?
+    /// The digest of the bytes on disk then, for the sidecar's `previous` (see `Sidecar`).
+    public var contentDigest: ContentDigest?
     public var diagnostics: [Diagnostic]
     /// The rooms in document order: one for a room file, the nested rooms of a structure.
     public internal(set) var roomIDs: [RoomID] = []
@@ -263,10 +265,11 @@ public struct Workspace: Sendable {
         apply(&change)
     }
 
-    public mutating func markSaved(id: Int, stamp: FileStamp?) {
+    public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil) {
         guard let index = fileIndex(id: id) else { return }
         files[index].savedState = files[index].state
         files[index].stamp = stamp
+        files[index].contentDigest = digest
         if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty { files[index].hasSidecar = true }
     }
 

@@ -38,3 +38,20 @@ public func floatText(_ value: Float) -> String {
     if text.hasSuffix(".0") { text.removeLast(2) }
     return text
 }
+
+extension Int {
+    /// The nearest `Int` to `value`: `Int.max` or `Int.min` beyond the range, 0 for NaN.
+    /// `Int(_:)` traps on those, and numbers from files (coordinates near 3e38, a width
+    /// divided by a tiny scale) must never crash wb.
+    public init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 9.2e18 {
+            self = .max
+        } else if value <= -9.2e18 {
+            self = .min
+        } else {
+            self = Int(value)
+        }
+    }
+}

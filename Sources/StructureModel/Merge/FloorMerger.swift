@@ -80,11 +80,11 @@ enum FloorMerger {
         guard let bounds = PlanBounds(containing: local.joined()) else { return [] }
         let extent = (bounds.width + gap * 2) * (bounds.depth + gap * 2)
         let cell = max(Self.cell, (extent / Self.cellBudget).squareRoot())
-        let radius = Int((gap / 2 / cell).rounded(.up))
+        let radius = Int(saturating: (gap / 2 / cell).rounded(.up))
         let margin = Double(radius + 2) * cell
         let origin = PlanPoint(x: bounds.min.x - margin, z: bounds.min.z - margin)
-        let width = Int(((bounds.width + 2 * margin) / cell).rounded(.up)) + 1
-        let height = Int(((bounds.depth + 2 * margin) / cell).rounded(.up)) + 1
+        let width = Int(saturating: ((bounds.width + 2 * margin) / cell).rounded(.up)) + 1
+        let height = Int(saturating: ((bounds.depth + 2 * margin) / cell).rounded(.up)) + 1
         var raster = Raster(width: width, height: height)
         for polygon in local { raster.fill(polygon, origin: origin, cell: cell) }
         raster.dilate(radius)
@@ -149,8 +149,8 @@ struct Raster {
             crossings.sort()
             var index = 0
             while index + 1 < crossings.count {
-                let from = max(0, Int(((crossings[index] - origin.x) / cell - 0.5).rounded(.up)))
-                let to = min(width - 1, Int(((crossings[index + 1] - origin.x) / cell - 0.5).rounded(.down)))
+                let from = max(0, Int(saturating: ((crossings[index] - origin.x) / cell - 0.5).rounded(.up)))
+                let to = min(width - 1, Int(saturating: ((crossings[index + 1] - origin.x) / cell - 0.5).rounded(.down)))
                 if from <= to { for x in from...to { cells[y * width + x] = true } }
                 index += 2
             }

@@ -17,6 +17,11 @@ char *wble_readline(const char *prompt);
 /* 1 once per Ctrl-C since the last call. */
 int wble_take_interrupt(void);
 
+/* 1 when Ctrl-C was pressed since the last wble_readline or wble_take_interrupt, without
+   clearing it: a running command polls this between the lines of a script. The handler
+   is installed by wble_initialize (without SA_RESTART) and only sets this flag. */
+int wble_interrupt_pending(void);
+
 void wble_set_completer(wble_completer completer);
 void wble_set_completion_append_character(int character);
 const char *wble_line_buffer(void);

@@ -8,6 +8,10 @@ extension Shell {
             inform("nothing changed: \(done) already")
             return
         }
+        if let what = plan.unrepresentableNumber {
+            throw CommandFailure("refused: this would give \(what) a number a RoomPlan file cannot hold (infinite, or beyond "
+                                 + "±3.4e38, Float's range); nothing was changed")
+        }
         session.perform(plan, text: text, placing: placed)
         inform(done)
         for note in plan.notes { inform("note: \(note)") }
@@ -378,7 +382,7 @@ extension Shell {
             let sidecar = Sidecar.path(for: file.path)
             let savedNames: [Identity: String]
             if let bytes = try? FileIO.read(sidecar), let decoded = try? Sidecar.decode(bytes) {
-                savedNames = decoded.names(for: file)
+                savedNames = (file.contentDigest.map { decoded.resolved(for: $0).0 } ?? decoded).names(for: file)
             } else {
                 savedNames = [:]
             }

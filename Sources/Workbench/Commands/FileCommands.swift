@@ -72,9 +72,22 @@ extension Shell {
         throw CommandFailure("no open file is called '\(argument.text)'\(hint)", at: argument)
     }
 
-    /// Writes `file`'s document to `path` atomically, and its names to the sidecar next to
-    /// it, honouring `--dry-run`. Returns the number of bytes of the RoomPlan file.
-    func write(_ file: WorkspaceFile, to path: String, at word: Argument) throws -> Int {
+    /// What a save wrote: the RoomPlan file's size, and its stamp and digest as written.
+    struct Written {
+        var count: Int
+        var stamp: FileStamp?
+        var digest: ContentDigest
+    }
+
+    /// Writes `file`'s document to `path`, and its names to the sidecar next to it, as one
+    /// save (`FileIO.commit`): both temporary files are written and flushed first, so a
+    /// sidecar that cannot be written (a folder in its place, a full disk) leaves the
+    /// RoomPlan file untouched; then, under the folder's lock, `checkUnchanged` runs and the
+    /// sidecar is renamed into place before the RoomPlan file. The sidecar carries the
+    /// digest of the file it goes with and the names of the file it replaces, so a crash
+    /// between the two renames is found, and undone, when the file is next opened.
+    /// Honours `--dry-run` (then nothing is written and the stamp is nil).
+    func write(_ file: WorkspaceFile, to path: String, at word: Argument, checkUnchanged: Bool = false) throws -> Written {
         let disagreeing = session.workspace.structureDisagreements(file: file.id)
         if !disagreeing.isEmpty {
             let handles = disagreeing.compactMap { session.workspace.handles.handle(for: $0) }
@@ -85,33 +98,66 @@ extension Shell {
         }
         let size = file.stamp?.size ?? 0
         let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, size + size / 8))
+        let digest = ContentDigest(bytes)
         let sidecarPath = Sidecar.path(for: path)
         let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || (file.hasSidecar && path == file.path)
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
-            return bytes.count
+            return Written(count: bytes.count, stamp: nil, digest: digest)
         }
+        var writes: [FileWrite] = []
+        if writesSidecar {
+            var sidecar = Sidecar(file: file)
+            sidecar.contents = digest
+            sidecar.previous = namesOnDisk(for: path, of: file)
+            writes.append(FileWrite(path: sidecarPath, bytes: sidecar.encoded(fileName: FileIO.baseName(of: path))))
+        }
+        writes.append(FileWrite(path: path, bytes: bytes))
+        let stamps: [FileStamp?]
         do {
-            try FileIO.writeAtomically(bytes, to: path, faults: options.faults)
-            if writesSidecar {
-                let sidecar = Sidecar(file: file)
-                try FileIO.writeAtomically(sidecar.encoded(fileName: FileIO.baseName(of: path)), to: sidecarPath, faults: options.faults)
+            stamps = try FileIO.commit(writes, faults: options.faults) { () throws(FileError) in
+                if checkUnchanged, let problem = self.changeOnDisk(file) { throw FileError(path: file.path, message: problem) }
             }
         } catch {
-            throw CommandFailure("cannot save \(path): \(error.message)", at: word)
+            let which = error.path == path || error.path == file.path ? "" : "\(error.path): "
+            throw CommandFailure("cannot save \(path): \(which)\(error.message)", at: word)
         }
-        return bytes.count
+        return Written(count: bytes.count, stamp: stamps.last ?? nil, digest: digest)
     }
 
-    /// Refuses to overwrite a file someone else changed since wb read it.
-    func checkUnchangedOnDisk(_ file: WorkspaceFile, force: Bool, at word: Argument) throws {
-        // A document wb made (a merge result) has never been on disk: it never replaces a file.
-        if !force, file.stamp == nil, FileIO.stamp(of: file.path) != nil {
-            throw CommandFailure("\(file.path) exists and is not \(file.name) (save --force to replace it, or export structure PATH)", at: word)
+    /// The names that go with the RoomPlan file at `path` as it is on disk now, with its
+    /// digest: what a crash between a save's two renames must leave readable.
+    private func namesOnDisk(for path: String, of file: WorkspaceFile) -> Sidecar? {
+        let known = path == file.path ? file.contentDigest : nil
+        guard let digest = known ?? (FileIO.isRegularFile(path) ? (try? FileIO.read(path)).map(ContentDigest.init) : nil) else {
+            return nil
         }
-        guard !force, let stamp = file.stamp, FileIO.stamp(of: file.path) != stamp else { return }
-        throw CommandFailure("\(file.path) changed on disk since it was opened (save --force to overwrite it anyway)", at: word)
+        var names = Sidecar()
+        if let bytes = try? FileIO.read(Sidecar.path(for: path)), let onDisk = try? Sidecar.decode(bytes) {
+            names = onDisk.resolved(for: digest).0
+        }
+        names.contents = digest
+        return names
+    }
+
+    /// Why `file` must not be written back: someone else changed (or replaced, or
+    /// removed) it since wb read it; or, for a document wb made, a file is already there.
+    func changeOnDisk(_ file: WorkspaceFile) -> String? {
+        let now = FileIO.stamp(of: file.path)
+        // A document wb made (a merge result) has never been on disk: it never replaces a file.
+        if file.stamp == nil {
+            return now == nil ? nil : "exists and is not \(file.name) (save --force to replace it, or export structure PATH)"
+        }
+        if now == file.stamp { return nil }
+        return (now == nil ? "was removed" : "changed on disk") + " since it was opened (save --force to overwrite it anyway)"
+    }
+
+    /// Refuses to overwrite a file someone else changed since wb read it. `save` checks
+    /// again under the folder's lock, just before the rename (see `write`).
+    func checkUnchangedOnDisk(_ file: WorkspaceFile, force: Bool, at word: Argument) throws {
+        guard !force, let problem = changeOnDisk(file) else { return }
+        throw CommandFailure("\(file.path) \(problem)", at: word)
     }
 
     static func fileCommands() -> [CommandSpec] {
@@ -180,8 +226,12 @@ extension Shell {
                     PATH, writes the one open file to PATH (in RoomPlan's own JSON form). Writes are atomic:
                     a temporary file in the same folder is flushed and renamed over the target, so the old
                     file stays whole until the new one is complete; the file's permissions are kept.
-                    Refuses to overwrite a file that changed on disk since it was opened, unless --force.
-                    With --dry-run nothing is written; save says what it would have written.
+                    Refuses to overwrite a file that changed on disk since it was opened, unless --force;
+                    that check and the rename are made under a lock on the folder, so of two processes
+                    saving one file at once, the second is refused and keeps its edits. The sidecar of
+                    names (NAME.wb.json) is written with the file as one save: if either cannot be
+                    written, neither is replaced. Temporary files left by a killed save of the same
+                    file are removed. With --dry-run nothing is written; save says what it would have written.
                     """
             ) { invocation in
                 let shell = invocation.shell
@@ -190,10 +240,10 @@ extension Shell {
                     let file = try shell.soleFile(for: "save", at: target)
                     let samePlace = target.text == file.path
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
-                    let count = try shell.write(file, to: target.text, at: target)
+                    let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)
                     if !shell.options.dryRun {
-                        if samePlace { shell.session.markSaved(id: file.id, stamp: FileIO.stamp(of: file.path)) }
-                        shell.inform("wrote \(target.text) (\(count) bytes)")
+                        if samePlace { shell.session.markSaved(id: file.id, stamp: written.stamp, digest: written.digest) }
+                        shell.inform("wrote \(target.text) (\(written.count) bytes)")
                     }
                     return
                 }
@@ -207,10 +257,10 @@ extension Shell {
                     try shell.checkUnchangedOnDisk(file, force: force, at: invocation.name)
                 }
                 for file in changed {
-                    let count = try shell.write(file, to: file.path, at: invocation.name)
+                    let written = try shell.write(file, to: file.path, at: invocation.name, checkUnchanged: !force)
                     if !shell.options.dryRun {
-                        shell.session.markSaved(id: file.id, stamp: FileIO.stamp(of: file.path))
-                        shell.inform("wrote \(file.path) (\(count) bytes)")
+                        shell.session.markSaved(id: file.id, stamp: written.stamp, digest: written.digest)
+                        shell.inform("wrote \(file.path) (\(written.count) bytes)")
                     }
                 }
             },

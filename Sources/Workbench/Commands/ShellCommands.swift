@@ -38,12 +38,13 @@ extension Shell {
         }
     }
 
-    /// A script's text. Folders and missing files are refused; so is binary data (see
-    /// `scriptText`), at its place in the file.
+    /// A script's text. Folders, devices, pipes, missing files and files over
+    /// `Program.scriptLimit` are refused; so is binary data (see `scriptText`), at its place
+    /// in the file.
     func readScript(_ path: String, at word: Argument?) throws -> String {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try FileIO.read(path, limit: Program.scriptLimit)
         } catch {
             throw CommandFailure("cannot read script \(path): \(error.message)", at: word)
         }

@@ -29,10 +29,12 @@ struct FloorPlanCanvas {
 
     /// The cells of a segment, one per step along its longer axis.
     func cells(from a: (Double, Double), to b: (Double, Double)) -> [(Int, Int)] {
-        let steps = max(1, Int(max(abs(b.0 - a.0), abs(b.1 - a.1)).rounded(.up)))
+        // Every cell of a drawn segment is on the canvas, so a longer walk than its sides is
+        // never needed; the cap also keeps a segment from far away (huge coordinates) finite.
+        let steps = min(max(1, Int(saturating: max(abs(b.0 - a.0), abs(b.1 - a.1)).rounded(.up))), 2 * (width + height) + 4)
         return (0...steps).map { i in
             let t = Double(i) / Double(steps)
-            return (Int((a.0 + (b.0 - a.0) * t).rounded()), Int((a.1 + (b.1 - a.1) * t).rounded()))
+            return (Int(saturating: (a.0 + (b.0 - a.0) * t).rounded()), Int(saturating: (a.1 + (b.1 - a.1) * t).rounded()))
         }
     }
 
@@ -154,7 +156,7 @@ extension Shell {
         var columnsPerMetre = Double(width - 2) / spanX
         let maxRows = 48.0
         if spanZ * columnsPerMetre / 2 > maxRows { columnsPerMetre = maxRows * 2 / spanZ }
-        let rows = Int((spanZ * columnsPerMetre / 2).rounded(.up)) + 2
+        let rows = min(Int(maxRows), Int(saturating: (spanZ * columnsPerMetre / 2).rounded(.up))) + 2
         let unicode = Self.localeIsUTF8 && !invocation.flag("--ascii")
         var canvas = FloorPlanCanvas(width: width, height: rows, unicode: unicode)
         func cell(_ p: PlanPoint) -> (Double, Double) {
@@ -172,7 +174,7 @@ extension Shell {
         var anchorCount = 0
         for anchor in story.anchors {
             let (x, y) = cell(anchor.point)
-            let cx = Int(x.rounded()), cy = Int(y.rounded())
+            let cx = Int(saturating: x.rounded()), cy = Int(saturating: y.rounded())
             guard canvas.inside(cx, cy) else { continue }
             canvas.overlay[cy][cx] = unicode ? "◆" : "*"
             let text = anchor.text.escapingControls
@@ -181,7 +183,7 @@ extension Shell {
         }
         for label in story.labels {
             let (x, y) = cell(label.point)
-            canvas.label(label.text.escapingControls, at: Int(x.rounded()), Int(y.rounded()))
+            canvas.label(label.text.escapingControls, at: Int(saturating: x.rounded()), Int(saturating: y.rounded()))
         }
         var text = canvas.text
         let metresPerColumn = 1 / columnsPerMetre

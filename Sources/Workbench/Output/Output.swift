@@ -27,6 +27,9 @@ extension OutputSink {
 public final class StandardOutput: OutputSink {
     public let isTerminal: Bool
     private var buffer: [UInt8] = []
+    /// The error of the first write to standard output that failed (then nothing more is
+    /// written there): the exit status must say that the output is incomplete.
+    public private(set) var failure: Int32?
 
     public let colorsErrors: Bool
 
@@ -49,7 +52,7 @@ public final class StandardOutput: OutputSink {
 
     public func flush() {
         guard !buffer.isEmpty else { return }
-        FileIO.writeAll(1, buffer)
+        if failure == nil { failure = FileIO.writeAll(1, buffer) }
         buffer.removeAll(keepingCapacity: true)
     }
 

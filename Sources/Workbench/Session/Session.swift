@@ -61,6 +61,9 @@ public struct Session: Sendable {
         if let stamp = FileIO.stamp(of: path), let open = workspace.files.first(where: { $0.stamp?.isSameFile(as: stamp) == true }) {
             throw LoadError(path: path, message: "is already open as \(open.name) (\(open.path))", location: nil, lineText: nil)
         }
+        // The stamp is taken before reading: a change made while wb reads makes the stamp
+        // stale, so the next save refuses rather than overwriting that change.
+        let stamp = FileIO.stamp(of: path)
         let bytes: [UInt8]
         do {
             bytes = try FileIO.read(path)
@@ -76,18 +79,33 @@ public struct Session: Sendable {
         var warnings: [String] = []
         var sidecar: Sidecar?
         let sidecarPath = Sidecar.path(for: path)
+        let digest = ContentDigest(bytes)
         if FileIO.stamp(of: sidecarPath) != nil {
             do {
-                sidecar = try Sidecar.decode(try FileIO.read(sidecarPath))
+                let (names, fit) = try Sidecar.decode(try FileIO.read(sidecarPath)).resolved(for: digest)
+                sidecar = names
+                switch fit {
+                case .matches, .undated:
+                    break
+                case .interruptedSave:
+                    warnings.append("\(sidecarPath) is from a save of \(FileIO.baseName(of: path)) that was interrupted before the "
+                                    + "file itself was replaced; the names that go with the file as it is were used")
+                case .otherVersion:
+                    warnings.append("\(sidecarPath) was written for another version of \(FileIO.baseName(of: path)) (changed since "
+                                    + "by another program?); its names were matched to rooms by their walls")
+                }
             } catch let error as RoomPlanDecodeError {
                 warnings.append("\(sidecarPath):\(error.location.line):\(error.location.column): \(error.message); "
                                 + "its names were not read (the file is left as it is)")
+            } catch let error as FileError {
+                warnings.append("\(sidecarPath): \(error.message); its names were not read")
             } catch {
                 warnings.append("\(sidecarPath): \(error); its names were not read")
             }
         }
-        let file = workspace.makeFile(path: path, document: document, stamp: FileIO.stamp(of: path),
+        var file = workspace.makeFile(path: path, document: document, stamp: stamp,
                                       diagnostics: RoomPlanDiagnostics.check(document), sidecar: sidecar)
+        file.contentDigest = digest
         return (file, warnings)
     }
 
@@ -119,8 +137,8 @@ public struct Session: Sendable {
         return file
     }
 
-    public mutating func markSaved(id: Int, stamp: FileStamp?) {
-        workspace.markSaved(id: id, stamp: stamp)
+    public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil) {
+        workspace.markSaved(id: id, stamp: stamp, digest: digest)
     }
 
     // MARK: Editing and history

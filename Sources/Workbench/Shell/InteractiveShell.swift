@@ -1,4 +1,5 @@
 import Foundation
+import StructureModel
 import WBLineEditor
 
 /// What reading one line gave.
@@ -16,6 +17,8 @@ enum LineInput {
 final class InteractiveShell {
     let shell: Shell
     let historyPath: String?
+    /// Whether `historyPath` holds wb's own history (or nothing yet), so it may be rewritten.
+    private var keepsHistory = false
     private var lineNumber = 0
 
     init(shell: Shell) {
@@ -26,6 +29,28 @@ final class InteractiveShell {
         } else {
             historyPath = NSHomeDirectory() + "/.wb_history"
         }
+    }
+
+    /// The first line of every history file libedit writes.
+    static let historyCookie = Array("_HiStOrY_V2_\n".utf8)
+    /// Far more than 2000 lines of history (what is kept) ever take.
+    static let historyLimit = 16 << 20
+
+    /// Why the file at `path` is not a history file wb may read and rewrite, or nil when it
+    /// is one (or does not exist yet). libedit rewrites the whole file after each command,
+    /// so anything else there (another program's history, a device, a FIFO that would
+    /// block for ever) would be destroyed or would hang wb.
+    static func foreignHistory(_ path: String) -> String? {
+        guard FileIO.stamp(of: path) != nil else { return nil }
+        guard FileIO.isRegularFile(path) else { return "is not a regular file" }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path, limit: historyLimit)
+        } catch {
+            return error.message
+        }
+        if bytes.isEmpty || bytes.starts(with: historyCookie) { return nil }
+        return "is not a history file wb wrote (it does not start with libedit's \"_HiStOrY_V2_\" line)"
     }
 
     func readLine(prompt: String) -> LineInput {
@@ -41,10 +66,22 @@ final class InteractiveShell {
         shell.isInteractive = true
         wble_initialize("wb")
         wble_stifle_history(2000)
-        if let historyPath { _ = wble_read_history(historyPath) }
+        if let historyPath {
+            if let problem = Self.foreignHistory(historyPath) {
+                shell.warn("\(historyPath) (WB_HISTORY) \(problem); wb leaves it as it is and keeps no history there "
+                           + "this session (set WB_HISTORY to another file)")
+            } else {
+                keepsHistory = true
+                _ = wble_read_history(historyPath)
+            }
+        }
         wble_set_context(Unmanaged.passUnretained(shell).toOpaque())
         wble_set_completer(completeForLibedit)
-        defer { wble_set_context(nil) }
+        shell.interruptRequested = { wble_interrupt_pending() == 1 }
+        defer {
+            wble_set_context(nil)
+            shell.interruptRequested = { false }
+        }
         shell.confirm = { [unowned self] question in
             if case .line(let answer) = self.readLine(prompt: question) {
                 return ["y", "yes"].contains(answer.trimmingBlanks().lowercased())
@@ -65,9 +102,11 @@ final class InteractiveShell {
             }
             if text.trimmingBlanks().isEmpty { continue }
             wble_add_history(text)
-            if let historyPath { _ = wble_write_history(historyPath) }
+            if let historyPath, keepsHistory { _ = wble_write_history(historyPath) }
             shell.run(script: text, source: "-", firstLine: lineNumber - text.filter { $0 == "\n" }.count)
             (shell.sink as? StandardOutput)?.flush()
+            _ = wble_take_interrupt()
+            shell.clearInterrupt()
         }
         return 0
     }

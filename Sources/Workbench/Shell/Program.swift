@@ -21,7 +21,7 @@ public enum Program {
           PATH ...              opened at start: a RoomPlan room or structure JSON (the kind is
                                 found from the content)
           -c, --command CMD     run CMD; repeatable, in order
-          -f, --file SCRIPT     run a command file; repeatable, in order with -c
+          -f, --file SCRIPT     run a command file; repeatable, in order with -c ("-" is stdin)
           -i, --interactive     stay in the shell after -c / -f
           -k, --keep-going      in scripts: report an error and go on (the exit status is still 1)
           -x, --echo            print each command before it runs
@@ -149,7 +149,7 @@ public enum Program {
     public static func main(_ arguments: [String], output: OutputSink = StandardOutput(),
                             faults: WriteFaults = WriteFaults(),
                             stdinIsTerminal: Bool = isatty(0) == 1,
-                            readStandardInput: () -> [UInt8] = readAllStandardInput) -> Int32 {
+                            readStandardInput: () throws -> [UInt8] = readStandardInputBytes) -> Int32 {
         let invocation: Invocation
         do {
             guard let parsed = try parse(arguments) else {
@@ -174,10 +174,11 @@ public enum Program {
         shell.variables = invocation.variables
 
         // Script files are read before anything runs: an unreadable one is a bad invocation.
+        // `-f -` is stdin, said explicitly; it can be read once.
         var scripts: [String: String] = [:]
         for case .file(let path) in invocation.actions where scripts[path] == nil {
             do {
-                scripts[path] = try shell.readScript(path, at: nil)
+                scripts[path] = path == "-" ? try Shell.scriptText(readStandardInput(), source: "-") : try shell.readScript(path, at: nil)
             } catch let failure as CommandFailure {
                 output.writeError("wb: \(failure.message.escapingControls)\n")
                 return 2
@@ -190,6 +191,7 @@ public enum Program {
             }
         }
 
+        let readsStandardInputScript = scripts["-"] != nil
         let runsScripts = !invocation.actions.isEmpty
         let wantsShell = invocation.interactive || !runsScripts
         if wantsShell && stdinIsTerminal && !invocation.options.quiet {
@@ -229,13 +231,21 @@ public enum Program {
             if stdinIsTerminal {
                 let interactiveStatus = InteractiveShell(shell: shell).run()
                 if interactiveStatus != 0 { status = interactiveStatus }
+            } else if readsStandardInputScript {
+                // stdin was the -f script, read to its end already.
             } else {
-                // Standard input is read as a script file is: the same BOM, NUL and UTF-8 rules.
+                // Standard input is read as a script file is: the same limit, BOM, NUL and UTF-8 rules.
                 do {
                     let text = try Shell.scriptText(readStandardInput(), source: "-")
                     if !shell.run(script: text, source: "-") { status = 1 }
-                } catch {
+                } catch let error as ScriptError {
                     shell.report(error)
+                    status = 1
+                } catch let failure as CommandFailure {
+                    output.writeError("wb: \(failure.message.escapingControls)\n")
+                    status = 1
+                } catch {
+                    output.writeError("wb: -: \(error)\n")
                     status = 1
                 }
             }
@@ -245,19 +255,29 @@ public enum Program {
             let names = shell.session.modifiedNames.joined(separator: ", ")
             shell.output.writeError("wb: note: unsaved changes in \(names.escapingControls) were not written (use save)\n")
         }
-        (output as? StandardOutput)?.flush()
+        if let standard = output as? StandardOutput {
+            standard.flush()
+            // A listing cut short (a full disk behind `> FILE`) is a failure, not a success
+            // with less data; a closed pipe ends wb by SIGPIPE first, as is the custom.
+            if let code = standard.failure {
+                output.writeError("wb: cannot write to standard output: \(FileIO.describe(errno: code)); what was printed is incomplete\n")
+                status = 1
+            }
+        }
         return status
     }
 
-    public static func readAllStandardInput() -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+    /// The most wb reads as one script (a file, or stdin): far above any script a person
+    /// or a program writes, and a clear error rather than memory running out when stdin
+    /// is a device that never ends.
+    public static let scriptLimit = 64 << 20
+
+    /// Standard input's bytes, at most `scriptLimit` of them.
+    public static func readStandardInputBytes() throws -> [UInt8] {
+        do {
+            return try FileIO.readStream(0, name: "-", limit: scriptLimit)
+        } catch {
+            throw CommandFailure("cannot read the script on standard input: \(error.message)", at: nil)
         }
-        return bytes
     }
 }

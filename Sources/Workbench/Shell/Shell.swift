@@ -30,6 +30,12 @@ public final class Shell {
     public var isInteractive = false
     /// Asks the person a yes/no question (the interactive shell supplies it).
     public var confirm: ((String) -> Bool)?
+    /// Whether the person asked to stop what is running (Ctrl-C in the interactive shell).
+    /// Polled before every command of a script, so a script stops between two commands,
+    /// never inside one: what it did so far stays done and is one undo step (the script's).
+    public var interruptRequested: () -> Bool = { false }
+    /// Set once an interruption has been reported, so nested scripts unwind quietly.
+    var interruptReported = false
     /// Scripts being run by `source`, innermost last, to refuse cycles.
     var sourceStack: [String] = []
     /// The candidates of the last `align ROOM auto`, for `align ROOM next`, and which of
@@ -75,6 +81,7 @@ public final class Shell {
             }
             for command in commands {
                 if quitRequested { break }
+                if stopsForInterrupt(before: command) { return false }
                 if !execute(command) {
                     succeeded = false
                     if !options.keepGoing { return false }
@@ -82,6 +89,23 @@ public final class Shell {
             }
         }
         return succeeded
+    }
+
+    /// Whether Ctrl-C was pressed: then the interruption is reported (once, however deeply
+    /// scripts are nested) and every script running stops here.
+    private func stopsForInterrupt(before command: CommandText) -> Bool {
+        guard interruptReported || interruptRequested() else { return false }
+        if !interruptReported {
+            interruptReported = true
+            report(ScriptError("interrupted (Ctrl-C) before this command; what ran before it stays done, as one step "
+                               + "that undo takes back", at: command.location, lineText: command.lineText))
+        }
+        return true
+    }
+
+    /// Forgets a Ctrl-C that has been dealt with (the prompt is back).
+    public func clearInterrupt() {
+        interruptReported = false
     }
 
     /// Runs one command, reporting any error. Returns whether it succeeded.

@@ -1,0 +1,56 @@
+import Foundation
+import StructureModel
+import XCTest
+@testable import Workbench
+
+/// Saves seen from inside one session: a failed save leaves the file and the session as
+/// they were, so the next save (once the cause is gone) just works.
+final class SaveTests: XCTestCase {
+    private func session(in folder: String) throws -> (Shell, BufferedOutput, String) {
+        let path = folder + "/room.json"
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 21, rooms: 3))
+        try FileIO.writeAtomically(RoomPlanCodec.encode(.room(building.captures[0].room)), to: path)
+        let output = BufferedOutput()
+        let shell = Shell(options: ShellOptions(), output: output)
+        XCTAssertTrue(shell.openFile(path), output.standardError)
+        return (shell, output, path)
+    }
+
+    private func folder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-save-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return folder
+    }
+
+    func testAFailedSidecarLeavesTheFileSoTheNextSaveIsNotRefused() throws {
+        let folder = try folder()
+        let (shell, output, path) = try session(in: folder)
+        let original = try FileIO.read(path)
+        let sidecar = Sidecar.path(for: path)
+        try FileManager.default.createDirectory(atPath: sidecar, withIntermediateDirectories: false)
+        XCTAssertFalse(shell.run(script: "name r1 Kitchen\nmove r1 1 0\nsave", source: "-c"))
+        XCTAssertEqual(try FileIO.read(path), original, "the RoomPlan file was not rewritten")
+        XCTAssertTrue(shell.session.hasUnsavedChanges, "the edits are still there to save")
+        try FileManager.default.removeItem(atPath: sidecar)
+        XCTAssertTrue(shell.run(script: "save", source: "-c"), output.standardError)
+        XCTAssertNotEqual(try FileIO.read(path), original)
+        XCTAssertEqual(try Sidecar.decode(FileIO.read(sidecar)).rooms.map(\.name), ["Kitchen"])
+    }
+
+    func testAFileRemovedOrReplacedUnderTheSessionIsNotOverwritten() throws {
+        let folder = try folder()
+        let (shell, output, path) = try session(in: folder)
+        XCTAssertTrue(shell.run(script: "move r1 1 0", source: "-c"))
+        try FileManager.default.removeItem(atPath: path)
+        XCTAssertFalse(shell.run(script: "save", source: "-c"))
+        XCTAssertTrue(output.standardError.contains("\(path) was removed since it was opened"), output.standardError)
+        XCTAssertNil(FileIO.stamp(of: path), "not written back behind the person's back")
+        try FileIO.writeAtomically(Array("{}".utf8), to: path)
+        XCTAssertFalse(shell.run(script: "save", source: "-c"))
+        XCTAssertTrue(output.standardError.contains("\(path) changed on disk since it was opened"), output.standardError)
+        XCTAssertEqual(try FileIO.read(path), Array("{}".utf8))
+        XCTAssertTrue(shell.run(script: "save --force", source: "-c"), output.standardError)
+        XCTAssertFalse(shell.session.hasUnsavedChanges)
+    }
+}
