@@ -53,4 +53,30 @@ final class MergeTests: XCTestCase {
             XCTAssertTrue(merged.walls.allSatisfy { roomIDs.contains($0.identifier) })
         }
     }
+
+    /// A room left where its own session put it lies over the others: the merge says so,
+    /// while the building as it stands, and a room merged with a rescan of itself, say nothing.
+    func testFloorsOverOneAnotherAreReported() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, stories: 1))
+        var rooms = building.structure.rooms
+        let clean = StructureMerger.merge(rooms).report.findings
+        XCTAssertFalse(clean.contains { $0.contains("overlap") }, "\(clean)")
+        let rescan = StructureMerger.merge(rooms + [rooms[1]]).report.findings
+        XCTAssertFalse(rescan.contains { $0.contains("overlap") }, "a rescan is not an overlap: \(rescan)")
+        // The second room slid over the first until a third to a half of it lies on the first.
+        let first = rooms[0].floors[0].planPolygon
+        let original = rooms[1]
+        let towards = try XCTUnwrap(PlanBounds(containing: first)).centre
+            - (try XCTUnwrap(PlanBounds(containing: original.floors[0].planPolygon))).centre
+        var overlap = 0.0
+        for step in 1...40 where !(overlap > 0.33 && overlap < 0.5) {
+            let shift = towards * (Double(step) / 40)
+            rooms[1] = original.moved(by: RigidMotion(yaw: 0, translation: SIMD3(shift.x, 0, shift.z)))
+            let moved = rooms[1].floors[0].planPolygon
+            overlap = moved.overlapArea(with: first) / polygonArea(moved)
+        }
+        XCTAssertGreaterThan(overlap, 0.33, "the test's own set-up")
+        let findings = StructureMerger.merge(rooms).report.findings
+        XCTAssertTrue(findings.contains { $0.hasPrefix("story 0: the rooms' floors overlap by") }, "\(findings)")
+    }
 }

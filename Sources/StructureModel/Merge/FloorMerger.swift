@@ -10,6 +10,9 @@ enum FloorMerger {
     /// ones, so the cost stays in proportion to the rooms' area, whatever its extent.
     static let cell = 0.02
     static let cellBudget = 1_000_000.0
+    /// Overlap of a story's room floors (m²) that merge reports: more than scan noise and
+    /// the odd misjudged wall make.
+    static let overlapLimit = 1.0
 
     static func floors(_ rooms: [CapturedRoom], options: MergeOptions, report: inout MergeReport,
                        provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
@@ -26,8 +29,15 @@ enum FloorMerger {
             let survivor = floors.max { polygonArea($0.1.planPolygon) < polygonArea($1.1.planPolygon) }!.1
             let axis = rooms[members[0]].walls.max { $0.dimensions.x < $1.dimensions.x }
                 .map { PlanPoint($0.transform.column(0)).normalized } ?? PlanPoint(x: 1, z: 0)
-            let outlines = union(floors.map(\.1.planPolygon), axis: axis, gap: options.floorGap)
+            var overlap = 0.0
+            let outlines = union(floors.map(\.1.planPolygon), axis: axis, gap: options.floorGap, overlap: &overlap)
             guard !outlines.isEmpty else { continue }
+            // Rooms of one story lie side by side; floors over one another are rooms not yet
+            // placed (or placed wrongly), or one room scanned twice.
+            if overlap > overlapLimit {
+                report.findings.append("story \(story): the rooms' floors overlap by \(formatted(overlap, digits: 1)) m² "
+                                       + "(is every room placed? `check` names the rooms)")
+            }
             if outlines.count > 1 {
                 report.findings.append("story \(story): the rooms' floors make \(outlines.count) separate areas; "
                                        + "one floor each (are all rooms aligned?)")
@@ -75,6 +85,13 @@ enum FloorMerger {
     /// The outer outlines of the union of `polygons`, gaps up to `gap` closed, in plan,
     /// holes left out.
     static func union(_ polygons: [[PlanPoint]], axis: PlanPoint, gap: Double) -> [[PlanPoint]] {
+        var overlap = 0.0
+        return union(polygons, axis: axis, gap: gap, overlap: &overlap)
+    }
+
+    /// The union, and in `overlap` the area (m²) covered by more than one polygon (but for a
+    /// polygon lying mostly on earlier ones, as a rescan lies on its first scan).
+    static func union(_ polygons: [[PlanPoint]], axis: PlanPoint, gap: Double, overlap: inout Double) -> [[PlanPoint]] {
         let side = PlanPoint(x: axis.z, z: -axis.x)
         let local = polygons.filter { $0.count >= 3 }.map { $0.map { PlanPoint(x: $0.dot(axis), z: $0.dot(side)) } }
         guard let bounds = PlanBounds(containing: local.joined()) else { return [] }
@@ -86,7 +103,13 @@ enum FloorMerger {
         let width = Int(saturating: ((bounds.width + 2 * margin) / cell).rounded(.up)) + 1
         let height = Int(saturating: ((bounds.depth + 2 * margin) / cell).rounded(.up)) + 1
         var raster = Raster(width: width, height: height)
-        for polygon in local { raster.fill(polygon, origin: origin, cell: cell) }
+        var twice = 0
+        for polygon in local {
+            let (already, covered) = raster.fill(polygon, origin: origin, cell: cell)
+            // A floor lying mostly on one filled before is a rescan of that room: not an overlap.
+            if Double(already) < 0.7 * Double(covered) { twice += already }
+        }
+        overlap = Double(twice) * cell * cell
         raster.dilate(radius)
         raster.erode(radius)
         return raster.outlines().map { loop in
@@ -136,7 +159,11 @@ struct Raster {
     }
 
     /// Fills the cells whose centres lie inside `polygon` (even–odd, row by row).
-    mutating func fill(_ polygon: [PlanPoint], origin: PlanPoint, cell: Double) {
+    /// Fills the cells whose centres lie inside `polygon`; returns how many were filled
+    /// already, and how many it covers.
+    @discardableResult
+    mutating func fill(_ polygon: [PlanPoint], origin: PlanPoint, cell: Double) -> (already: Int, covered: Int) {
+        var already = 0, covered = 0
         for y in 0..<height {
             let z = origin.z + (Double(y) + 0.5) * cell
             var crossings: [Double] = []
@@ -151,10 +178,17 @@ struct Raster {
             while index + 1 < crossings.count {
                 let from = max(0, Int(saturating: ((crossings[index] - origin.x) / cell - 0.5).rounded(.up)))
                 let to = min(width - 1, Int(saturating: ((crossings[index + 1] - origin.x) / cell - 0.5).rounded(.down)))
-                if from <= to { for x in from...to { cells[y * width + x] = true } }
+                if from <= to {
+                    for x in from...to {
+                        if cells[y * width + x] { already += 1 }
+                        covered += 1
+                        cells[y * width + x] = true
+                    }
+                }
                 index += 2
             }
         }
+        return (already, covered)
     }
 
     /// Grows the filled area by `radius` cells (a square), in two passes.

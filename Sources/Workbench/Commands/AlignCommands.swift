@@ -91,13 +91,18 @@ extension Shell {
         let opened = plan.changes.contains { if case .openFile = $0 { return true } else { return false } }
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
-                    + (report.joinedWalls > 0 ? "; \(report.joinedWalls) walls joined from several rooms" : ""))
+                    + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : ""))
+    }
+
+    /// "1 wall", "2 walls".
+    private func counted(_ count: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(count) \(count == 1 ? one : many ?? one + "s")"
     }
 
     private func describe(_ placement: Placement) -> String {
-        "score \(formatted(placement.score, digits: 2)): \(placement.walls) walls and \(placement.doorways) doorways agree"
+        "score \(formatted(placement.score, digits: 2)): \(counted(placement.walls, "wall")) and \(counted(placement.doorways, "doorway")) agree"
             + (placement.overlap > 0.05 ? ", overlapping \(formatted(placement.overlap, digits: 2)) m²" : "")
-            + (placement.contradictions > 0 ? ", \(placement.contradictions) doorways or windows against a wall" : "")
+            + (placement.contradictions > 0 ? ", \(counted(placement.contradictions, "doorway or window", "doorways or windows")) against a wall" : "")
             + " (turn \(formatted(placement.motion.yaw * 180 / .pi, digits: 1))°)"
     }
 
