@@ -79,11 +79,23 @@ public struct JSONMember: Sendable, Hashable {
 }
 
 /// An ordered JSON object. Keys are unique (the reader rejects duplicates).
+///
+/// The members keep the file's order, but two objects with the same members in another
+/// order are equal: JSON gives the order no meaning, and the writer sorts the keys, so
+/// equality is what survives a write and a read.
 public struct JSONObject: Sendable, Hashable {
     public var members: [JSONMember]
 
     public init(_ members: [JSONMember] = []) {
         self.members = members
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count && lhs.sortedMembers == rhs.sortedMembers
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sortedMembers)
     }
 
     public var isEmpty: Bool { members.isEmpty }

@@ -358,16 +358,20 @@ public struct JSONWriter {
 /// value: it is a problem for the writer.
 struct ExtraMembers {
     private let members: [JSONMember]
-    private let modelled: [StaticString]
     private var next = 0
 
+    /// Call just after the object is opened, so a problem is reported at the object.
     init(_ object: JSONObject, modelled: [StaticString], writer: inout JSONWriter) {
-        if object.isEmpty {
+        guard !object.isEmpty else {
             members = []
-        } else {
-            members = writer.sortedMembers(of: object)
+            return
         }
-        self.modelled = modelled
+        members = writer.sortedMembers(of: object)
+        for member in members where modelled.contains(where: {
+            member.key.utf8.elementsEqual(UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount))
+        }) {
+            writer.reject("\"\(member.key)\" is a key wb models; it cannot also be kept as an unknown one")
+        }
     }
 
     mutating func flush(before key: StaticString, into writer: inout JSONWriter) {
@@ -376,23 +380,17 @@ struct ExtraMembers {
             let precedes = member.key.utf8.lexicographicallyPrecedes(
                 UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
             guard precedes else { return }
-            write(member, into: &writer)
+            writer.key(member.key)
+            writer.value(member.value)
             next += 1
         }
     }
 
     mutating func flushRest(into writer: inout JSONWriter) {
         while next < members.count {
-            write(members[next], into: &writer)
+            writer.key(members[next].key)
+            writer.value(members[next].value)
             next += 1
         }
-    }
-
-    private func write(_ member: JSONMember, into writer: inout JSONWriter) {
-        if modelled.contains(where: { member.key.utf8.elementsEqual(UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount)) }) {
-            writer.reject("\"\(member.key)\" is a key wb models; it cannot also be kept as an unknown one")
-        }
-        writer.key(member.key)
-        writer.value(member.value)
     }
 }
