@@ -124,6 +124,18 @@ final class NumberSpellingTests: XCTestCase {
         XCTAssertTrue(RoomPlanCodec.encode(workspace.files[0].document) == odd, "undo to the start saves the original bytes")
     }
 
+    func testAWholeNumberKeepsItsSpellingOnlyWhileItHasItsValue() throws {
+        let text = String(decoding: RoomPlanCodec.encode(.room(BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 1)).captures[0].room)),
+                          as: UTF8.self).replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 20E-1")
+        guard case .room(var room) = try RoomPlanCodec.decode(Array(text.utf8)) else { return XCTFail("a room") }
+        XCTAssertTrue(String(decoding: RoomPlanCodec.encode(.room(room)), as: UTF8.self).contains("\"version\" : 20E-1"))
+        // The same low 32 bits, another value: written as digits.
+        room.version = 2 + (1 << 32)
+        XCTAssertTrue(String(decoding: RoomPlanCodec.encode(.room(room)), as: UTF8.self).contains("\"version\" : 4294967298"))
+        room.version = 3
+        XCTAssertTrue(String(decoding: RoomPlanCodec.encode(.room(room)), as: UTF8.self).contains("\"version\" : 3"))
+    }
+
     func testSpellingsDoNotMakeElementsUnequal() throws {
         let text = structureText()
         let plain = try RoomPlanCodec.decode(Array(text.utf8))

@@ -275,7 +275,7 @@ struct JSONReader {
         let canonical = JSONWriter.withCanonicalText(value) { text in
             text.count == source.count && memcmp(text.baseAddress!, source.baseAddress!, text.count) == 0
         }
-        if !canonical { spellings.record(slot, value: UInt64(value.bitPattern), spelled: source) }
+        if !canonical { spellings.record(slot, value: value.bitPattern, spelled: source) }
         return value
     }
 
@@ -325,7 +325,7 @@ struct JSONReader {
             throw error("expected a whole number, found \(Abbreviated.number(source))", at: start)
         }
         if String(value) != source {
-            spellings.record(slot, value: UInt64(bitPattern: Int64(value)),
+            spellings.record(slot, value: UInt32(truncatingIfNeeded: value),
                              spelled: UnsafeBufferPointer(start: base + start, count: end - start))
         }
         return value

@@ -164,7 +164,7 @@ public struct JSONWriter {
     /// otherwise as `float(_:)` writes it.
     @inline(__always)
     mutating func float(_ value: Float, spellings: NumberSpellings, slot: UInt32) {
-        if let kept = spellings.spelling(slot, value: UInt64(value.bitPattern)) {
+        if let kept = spellings.spelling(slot, value: value) {
             startValue()
             bytes.append(contentsOf: kept)
         } else {
@@ -186,7 +186,7 @@ public struct JSONWriter {
 
     /// A whole number as its file spelled it (`2.0`), while it still has that value.
     mutating func int(_ value: Int, spellings: NumberSpellings, slot: UInt32) {
-        if let kept = spellings.spelling(slot, value: UInt64(bitPattern: Int64(value))) {
+        if let kept = spellings.spelling(slot, value: value) {
             startValue()
             bytes.append(contentsOf: kept)
         } else {

@@ -13,10 +13,11 @@
 /// Not part of an element's value: elements that differ only in how their numbers were
 /// spelled are equal, and hash alike.
 public struct NumberSpellings: Sendable, Hashable {
-    /// One kept spelling: which number (`slot`), the value it was read as (a float's bit
-    /// pattern or an integer's), and where its text is in `Storage.text`.
+    /// One kept spelling, in 16 bytes: which number (`slot`), the value it was read as (a
+    /// float's bit pattern; for a whole number, its low 32 bits, the writer checking the
+    /// rest by reading the text), and where its text is in `Storage.text`.
     struct Entry {
-        var value: UInt64
+        var value: UInt32
         var slot: UInt32
         var start: UInt32
         var count: UInt32
@@ -53,16 +54,23 @@ public struct NumberSpellings: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {}
 
-    /// The kept text of the number in `slot` when it still has `value`; nil otherwise.
+    /// The kept text of the float in `slot` when it still has `value`; nil otherwise.
     @inline(__always)
-    func spelling(_ slot: UInt32, value: UInt64) -> ArraySlice<UInt8>? {
+    func spelling(_ slot: UInt32, value: Float) -> ArraySlice<UInt8>? {
         guard let storage else { return nil }
-        return storage.spelling(slot, value: value)
+        return storage.spelling(slot, value: value.bitPattern)
+    }
+
+    /// The kept text of the whole number in `slot` when it still has `value`; nil otherwise.
+    func spelling(_ slot: UInt32, value: Int) -> ArraySlice<UInt8>? {
+        guard let storage, let text = storage.spelling(slot, value: UInt32(truncatingIfNeeded: value)),
+              let number = Double(String(decoding: text, as: UTF8.self)), number == Double(value) else { return nil }
+        return text
     }
 }
 
 extension NumberSpellings.Storage {
-    func spelling(_ slot: UInt32, value: UInt64) -> ArraySlice<UInt8>? {
+    func spelling(_ slot: UInt32, value: UInt32) -> ArraySlice<UInt8>? {
         // Entries are sorted by slot: a binary search, for elements whose every number is odd.
         var low = 0
         var high = entries.count
@@ -82,7 +90,7 @@ struct NumberSpellingsBuilder {
     private var entries: [NumberSpellings.Entry] = []
     private var text: [UInt8] = []
 
-    mutating func record(_ slot: UInt32, value: UInt64, spelled bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func record(_ slot: UInt32, value: UInt32, spelled bytes: UnsafeBufferPointer<UInt8>) {
         // The text of one element beyond 4 GB cannot be addressed: such a number is written
         // canonically, which is still the same value.
         guard text.count + bytes.count < Int(UInt32.max) else { return }
@@ -92,12 +100,13 @@ struct NumberSpellingsBuilder {
 
     func build() -> NumberSpellings {
         guard !entries.isEmpty else { return NumberSpellings() }
-        var sorted = entries
+        // Fresh arrays, so the spare capacity of growing them is not kept for the file's life.
+        var sorted = entries.withUnsafeBufferPointer { Array($0) }
         // Keys in sorted order (Apple's layout) give sorted slots already.
         if !zip(sorted, sorted.dropFirst()).allSatisfy({ $0.slot < $1.slot }) {
             sorted.sort { $0.slot < $1.slot }
         }
-        return NumberSpellings(storage: NumberSpellings.Storage(entries: sorted, text: text))
+        return NumberSpellings(storage: NumberSpellings.Storage(entries: sorted, text: text.withUnsafeBufferPointer { Array($0) }))
     }
 }
 
