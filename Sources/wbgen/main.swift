@@ -72,9 +72,9 @@ let (spec, output) = parse(Array(CommandLine.arguments.dropFirst()))
 let building = BuildingGenerator.generate(spec)
 do {
     try FileManager.default.createDirectory(atPath: output + "/rooms", withIntermediateDirectories: true)
-    try FileIO.writeAtomically(RoomPlanCodec.encode(.structure(building.structure)), to: output + "/structure.json")
+    try FileIO.writeAtomically(try RoomPlanCodec.encodeChecked(.structure(building.structure)), to: output + "/structure.json")
     for capture in building.captures {
-        try FileIO.writeAtomically(RoomPlanCodec.encode(.room(capture.room)), to: output + "/rooms/" + capture.fileName)
+        try FileIO.writeAtomically(try RoomPlanCodec.encodeChecked(.room(capture.room)), to: output + "/rooms/" + capture.fileName)
     }
     try FileIO.writeAtomically(building.groundTruthJSON(), to: output + "/ground-truth.json")
 } catch {

@@ -118,7 +118,7 @@ struct JSONReader {
 
     /// Requires that only whitespace follows.
     mutating func expectEnd() throws {
-        if peek() != nil { throw error("unexpected \(describeHere()) after the end of the JSON value") }
+        if peek() != nil { throw error("expected the end of the file after the JSON value, found \(describeHere())") }
     }
 
     /// Calls `body` once per member with the member's key; `body` must consume the value.
@@ -265,8 +265,21 @@ struct JSONReader {
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
-    /// Reads a number as a 32-bit float, as RoomPlan stores every coordinate.
-    mutating func readFloat() throws -> Float {
+    /// Reads a number as a 32-bit float, as RoomPlan stores every coordinate, and keeps
+    /// its spelling in `spellings` under `slot` when it is not the one `JSONWriter` would
+    /// print for the value.
+    @inline(__always)
+    mutating func readFloat(spellings: inout NumberSpellingsBuilder, slot: UInt32) throws -> Float {
+        let (value, start, end) = try scanFloat()
+        let source = UnsafeBufferPointer(start: base + start, count: end - start)
+        let canonical = JSONWriter.withCanonicalText(value) { text in
+            text.count == source.count && memcmp(text.baseAddress!, source.baseAddress!, text.count) == 0
+        }
+        if !canonical { spellings.record(slot, value: value.bitPattern, spelled: source) }
+        return value
+    }
+
+    private mutating func scanFloat() throws -> (value: Float, start: Int, end: Int) {
         guard let next = peek() else { throw error("expected a number, found the end of the file") }
         guard next == UInt8(ascii: "-") || isDigit(next) else {
             throw error(next == UInt8(ascii: "N") || next == UInt8(ascii: "I")
@@ -285,33 +298,52 @@ struct JSONReader {
             value = strtof(copy, nil)
         }
         guard value.isFinite else {
-            throw error("the number \(text(start, position)) is too large for a 32-bit float", at: start)
+            throw error("the number \(Abbreviated.number(text(start, end))) is too large for a 32-bit float", at: start)
         }
-        return value
+        return (value, start, end)
     }
 
     /// Reads a number that must be a whole number (story, version).
     mutating func readInt() throws -> Int {
+        var ignored = NumberSpellingsBuilder()
+        return try readInt(spellings: &ignored, slot: 0)
+    }
+
+    /// Reads a whole number, and keeps its spelling when it is not plain digits (`2.0`, `2e0`, `-0`).
+    mutating func readInt(spellings: inout NumberSpellingsBuilder, slot: UInt32) throws -> Int {
         guard let next = peek(), next == UInt8(ascii: "-") || isDigit(next) else {
             throw error("expected a whole number, found \(describeHere())")
         }
         let (start, end, isInteger) = try scanNumber()
         let source = text(start, end)
-        if isInteger, let value = Int(source) { return value }
-        if let value = Double(source), value.rounded() == value, abs(value) < 9.0e15 { return Int(value) }
-        throw error("expected a whole number, found \(source)", at: start)
+        let value: Int
+        if isInteger, let whole = Int(source) {
+            value = whole
+        } else if let number = Double(source), number.rounded() == number, abs(number) < 9.0e15 {
+            value = Int(number)
+        } else {
+            throw error("expected a whole number, found \(Abbreviated.number(source))", at: start)
+        }
+        if String(value) != source {
+            spellings.record(slot, value: UInt32(truncatingIfNeeded: value),
+                             spelled: UnsafeBufferPointer(start: base + start, count: end - start))
+        }
+        return value
     }
 
     private func text(_ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
     }
 
-    /// Scans a quoted key, returning its raw bytes (escapes validated, not decoded).
+    /// Scans a quoted key, returning its raw bytes (escapes and UTF-8 validated, not decoded):
+    /// a key is held to the same rules as a string value, so no key is ever repaired into
+    /// another (two repaired keys could even collide).
     private mutating func scanKey() throws -> RawKey {
         let open = position
         position += 1
         let start = position
         var hasEscapes = false
+        var bits: UInt8 = 0
         while true {
             guard position < count else { throw error("unterminated string", at: open) }
             let byte = base[position]
@@ -322,6 +354,7 @@ struct JSONReader {
                 continue
             }
             if byte < 0x20 { throw error("a control character must be escaped in a string") }
+            bits |= byte
             position += 1
         }
         let key = RawKey(start: base + start, count: position - start, hasEscapes: hasEscapes,
@@ -330,6 +363,8 @@ struct JSONReader {
         if hasEscapes {
             var check = JSONReader(start: base + open, count: position - open, baseOffset: baseOffset + open)
             _ = try check.readString()
+        } else if bits >= 0x80, String(validating: UnsafeBufferPointer(start: key.start, count: key.count), as: UTF8.self) == nil {
+            throw error("a key that is not valid UTF-8", at: start)
         }
         return key
     }
@@ -465,13 +500,10 @@ struct JSONReader {
         switch next {
         case UInt8(ascii: "{"):
             var members: [JSONMember] = []
-            var keys = Set<String>()
+            var seen = KeySet(capacity: 0)
             try readObject { reader, key in
-                let name = key.string
-                guard keys.insert(name).inserted else {
-                    throw reader.error("duplicate key \"\(name)\"", at: key.offset - 1 - reader.baseOffset)
-                }
-                members.append(JSONMember(name, try reader.readValue()))
+                try seen.insert(key, reader: reader)
+                members.append(JSONMember(key.string, try reader.readValue()))
             }
             return .object(JSONObject(members))
         case UInt8(ascii: "["):
@@ -497,7 +529,14 @@ struct JSONReader {
     }
 }
 
-/// Runs `body` with a reader over `bytes`.
+/// Whether `bytes` start with a UTF-8 byte order mark, which some editors put at the
+/// start of a file. RFC 8259 lets a reader ignore it, and wb does.
+func startsWithByteOrderMark(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+}
+
+/// Runs `body` with a reader over `bytes`, past a byte order mark if there is one
+/// (positions in errors stay positions in `bytes`).
 func withJSONReader<T>(
     _ bytes: [UInt8],
     _ body: (inout JSONReader) throws -> T
@@ -512,6 +551,7 @@ func withJSONReader<T>(
             }
         }
         var reader = JSONReader(start: base, count: buffer.count)
+        if startsWithByteOrderMark(bytes) { reader.position = 3 }
         return try body(&reader)
     }
 }

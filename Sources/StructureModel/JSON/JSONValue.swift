@@ -41,6 +41,30 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { text }
+
+    /// Whether `text` is a number by JSON's grammar (RFC 8259), as the reader requires.
+    public var isValidSyntax: Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 &- UInt8(ascii: "0") < 10 }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let first = bytes.first
+        let whole = digits()
+        guard whole == 1 || (whole > 1 && first != UInt8(ascii: "0")) else { return false }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
 }
 
 /// One member of a JSON object.
@@ -55,11 +79,23 @@ public struct JSONMember: Sendable, Hashable {
 }
 
 /// An ordered JSON object. Keys are unique (the reader rejects duplicates).
+///
+/// The members keep the file's order, but two objects with the same members in another
+/// order are equal: JSON gives the order no meaning, and the writer sorts the keys, so
+/// equality is what survives a write and a read.
 public struct JSONObject: Sendable, Hashable {
     public var members: [JSONMember]
 
     public init(_ members: [JSONMember] = []) {
         self.members = members
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count && lhs.sortedMembers == rhs.sortedMembers
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sortedMembers)
     }
 
     public var isEmpty: Bool { members.isEmpty }
@@ -84,8 +120,17 @@ public struct JSONObject: Sendable, Hashable {
     /// The members in the order Apple's `JSONEncoder` with `.sortedKeys` writes them:
     /// by the keys' UTF-8 bytes (checked on swift-foundation: `"Z" < "_x" < "a10" < "a9"`).
     public var sortedMembers: [JSONMember] {
-        if isSortedByKey { return members }
-        return members.sorted { JSONKeyOrder.precedes($0.key, $1.key) }
+        sortedMembersAndDuplicate.members
+    }
+
+    /// The sorted members, and a key that is there twice (byte for byte) if there is one:
+    /// the reader never makes such an object, but code can.
+    var sortedMembersAndDuplicate: (members: [JSONMember], duplicate: String?) {
+        // Strictly increasing keys (a file in Apple's form) cannot repeat one.
+        if isSortedByKey { return (members, nil) }
+        let sorted = members.sorted { JSONKeyOrder.precedes($0.key, $1.key) }
+        let duplicate = zip(sorted, sorted.dropFirst()).first { $0.key.utf8.elementsEqual($1.key.utf8) }?.0.key
+        return (sorted, duplicate)
     }
 
     var isSortedByKey: Bool {

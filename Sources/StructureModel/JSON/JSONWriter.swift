@@ -6,8 +6,23 @@
 ///
 /// Callers write keys in sorted order themselves: typed encoders know their keys, and
 /// `ExtraMembers` merges the keys wb does not model into the right places.
+///
+/// What the writer is given but could not write so that it reads back the same (a number
+/// that is not finite, a key twice in one object, nesting deeper than the reader takes) is
+/// noted in `problem` rather than trapped on: the bytes are then not fit to save, and
+/// `RoomPlanCodec.encodeChecked` refuses them. The checks cost next to nothing, because
+/// they sit on paths the writer takes anyway or on rare ones.
 public struct JSONWriter {
+    /// Something written that would not read back as it was meant, and where.
+    public struct Problem: Sendable, Equatable {
+        /// The length of the output when it happened: the key path there names the value.
+        public var offset: Int
+        public var message: String
+    }
+
     public private(set) var bytes: [UInt8] = []
+    /// The first problem, if any.
+    public private(set) var problem: Problem?
     private var level = 0
     /// Whether the current container has had a member yet, one entry per open container.
     private var hasMembers: [Bool] = []
@@ -33,6 +48,12 @@ public struct JSONWriter {
         bytes.append(bracket)
         level += 1
         hasMembers.append(false)
+        if level > JSONReader.maximumDepth { reject("nesting deeper than \(JSONReader.maximumDepth) levels") }
+    }
+
+    /// Notes a problem at the current end of the output (the first one is kept).
+    mutating func reject(_ message: String) {
+        if problem == nil { problem = Problem(offset: bytes.count, message: message) }
     }
 
     private mutating func close(_ bracket: UInt8) {
@@ -72,6 +93,12 @@ public struct JSONWriter {
             bytes.append(0x20)
             bytes.append(0x20)
         }
+    }
+
+    /// A UTF-8 byte order mark, only at the very start.
+    mutating func byteOrderMark() {
+        guard bytes.isEmpty else { return reject("a byte order mark after the start") }
+        bytes.append(contentsOf: [0xEF, 0xBB, 0xBF])
     }
 
     // MARK: Keys
@@ -124,15 +151,52 @@ public struct JSONWriter {
     /// A float as `JSONEncoder` writes a `Float`: its shortest round-trip decimal with a
     /// trailing `.0` removed (`1`, `0.6787059`, `5.9843063e-05`, `-0`).
     public mutating func float(_ value: Float) {
-        precondition(value.isFinite, "non-finite floats are rejected before they reach the writer")
         startValue()
+        guard value.isFinite else {
+            reject("\(value) is not a number JSON can hold")
+            bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+            return
+        }
+        Self.withCanonicalText(value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A float as its file spelled it, while it still has the value it was read as;
+    /// otherwise as `float(_:)` writes it.
+    @inline(__always)
+    mutating func float(_ value: Float, spellings: NumberSpellings, slot: UInt32) {
+        if let kept = spellings.spelling(slot, value: value) {
+            startValue()
+            bytes.append(contentsOf: kept)
+        } else {
+            float(value)
+        }
+    }
+
+    /// The text `float(_:)` writes for a finite `value`, without allocating.
+    @inline(__always)
+    static func withCanonicalText<R>(_ value: Float, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // A float's description fits a small (inline) string.
         var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        return text.withUTF8 { utf8 in
+            var count = utf8.count
+            if count >= 2 && utf8[count - 2] == UInt8(ascii: ".") && utf8[count - 1] == UInt8(ascii: "0") { count -= 2 }
+            return body(UnsafeBufferPointer(rebasing: utf8[0..<count]))
+        }
+    }
+
+    /// A whole number as its file spelled it (`2.0`), while it still has that value.
+    mutating func int(_ value: Int, spellings: NumberSpellings, slot: UInt32) {
+        if let kept = spellings.spelling(slot, value: value) {
+            startValue()
+            bytes.append(contentsOf: kept)
+        } else {
+            int(value)
+        }
     }
 
     public mutating func number(_ number: JSONNumber) {
         startValue()
+        if !number.isValidSyntax { reject("\"\(Abbreviated.number(number.text))\" is not a JSON number") }
         bytes.append(contentsOf: number.text.utf8)
     }
 
@@ -223,12 +287,27 @@ public struct JSONWriter {
             endArray()
         case .object(let object):
             beginObject()
-            for member in object.sortedMembers {
+            for member in sortedMembers(of: object) {
                 key(member.key)
                 self.value(member.value)
             }
             endObject()
         }
+    }
+
+    /// The members in key order; a key given twice is a problem.
+    mutating func sortedMembers(of object: JSONObject) -> [JSONMember] {
+        let (members, duplicate) = object.sortedMembersAndDuplicate
+        if let duplicate { reject("the key \"\(Abbreviated.text(duplicate))\" twice in one object") }
+        return members
+    }
+
+    /// A tagged value (`{"wall":{}}`), which must be an object of one key to read back.
+    mutating func tagged(_ value: JSONValue) {
+        if case .object(let object) = value, object.count == 1 {} else {
+            reject("a tagged value (like {\"high\":{}}) must be an object with one key, not \(value.typeName)")
+        }
+        self.value(value)
     }
 
     public mutating func floats(_ values: some Sequence<Float>) {
@@ -244,16 +323,55 @@ public struct JSONWriter {
         float(value.z)
         endArray()
     }
+
+    /// A vector whose components are the slots from `first` on.
+    mutating func vector(_ value: SIMD3<Float>, spellings: NumberSpellings, first: UInt32) {
+        beginArray()
+        float(value.x, spellings: spellings, slot: first)
+        float(value.y, spellings: spellings, slot: first &+ 1)
+        float(value.z, spellings: spellings, slot: first &+ 2)
+        endArray()
+    }
+
+    mutating func transform(_ value: Transform, spellings: NumberSpellings, first: UInt32 = NumberSlot.of(.transform, 0)) {
+        beginArray()
+        for index in 0..<16 {
+            float(value.elements[index], spellings: spellings, slot: first &+ UInt32(index))
+        }
+        endArray()
+    }
+
+    /// Polygon corner `i`'s coordinates are the slots from `NumberSlot.of(.polygonCorners, 3 * i)`.
+    mutating func corners(_ corners: [SIMD3<Float>], spellings: NumberSpellings) {
+        beginArray()
+        for (index, corner) in corners.enumerated() {
+            vector(corner, spellings: spellings, first: NumberSlot.of(.polygonCorners, 3 * index))
+        }
+        endArray()
+    }
 }
 
 /// Walks a sorted list of members a typed encoder does not model, writing each one just
 /// before the first known key that sorts after it, so the merged object stays sorted.
+/// A member that has the name of a modelled key (possible only in a value built in code,
+/// never in one read from a file) would be written twice or read back as the modelled
+/// value: it is a problem for the writer.
 struct ExtraMembers {
     private let members: [JSONMember]
     private var next = 0
 
-    init(_ object: JSONObject) {
-        members = object.sortedMembers
+    /// Call just after the object is opened, so a problem is reported at the object.
+    init(_ object: JSONObject, modelled: [StaticString], writer: inout JSONWriter) {
+        guard !object.isEmpty else {
+            members = []
+            return
+        }
+        members = writer.sortedMembers(of: object)
+        for member in members where modelled.contains(where: {
+            member.key.utf8.elementsEqual(UnsafeBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount))
+        }) {
+            writer.reject("\"\(member.key)\" is a key wb models; it cannot also be kept as an unknown one")
+        }
     }
 
     mutating func flush(before key: StaticString, into writer: inout JSONWriter) {

@@ -25,7 +25,9 @@ public enum SourceLocator {
             line += 1
             lineStart = index + 1
         }
-        // Count characters, not bytes, so the caret lines up under UTF-8 text.
+        // Count characters, not bytes, so the caret lines up under UTF-8 text; a byte
+        // order mark is not a character anyone sees.
+        if lineStart == 0 && startsWithByteOrderMark(bytes) { lineStart = min(3, clamped) }
         var column = 1
         for index in lineStart..<clamped where bytes[index] & 0xC0 != 0x80 {
             column += 1
@@ -45,6 +47,7 @@ public enum SourceLocator {
             }
             index += 1
         }
+        if start == 0 && startsWithByteOrderMark(bytes) { start = 3 }
         var end = start
         while end < bytes.count && bytes[end] != 0x0A { end += 1 }
         return String(decoding: bytes[start..<end], as: UTF8.self)
@@ -55,7 +58,8 @@ public enum SourceLocator {
         case array(index: Int)
     }
 
-    /// The key path of the innermost value that contains `offset`, tolerant of broken JSON.
+    /// The key path of the innermost value that contains `offset`, tolerant of broken JSON;
+    /// long keys and long paths are shortened in the middle, for messages.
     static func keyPath(at offset: Int, in bytes: [UInt8]) -> String {
         var stack: [Frame] = []
         var index = 0
@@ -85,7 +89,7 @@ public enum SourceLocator {
                     end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 if expectingKey, case .object? = stack.last {
-                    let key = String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self)
+                    let key = Abbreviated.text(String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self))
                     stack[stack.count - 1] = .object(key: key)
                     expectingKey = false
                 }
@@ -106,6 +110,6 @@ public enum SourceLocator {
                 path += "[\(i)]"
             }
         }
-        return path
+        return Abbreviated.keyPath(path)
     }
 }

@@ -25,6 +25,24 @@ public struct CapturedRoom: Sendable, Hashable {
     /// Arrays the file did not have; they are written back only once they hold something.
     public var absentArrays: Set<ArrayKey> = []
     public var extra = JSONObject()
+    /// How the file spelled `referenceOriginTransform`, `story` and `version` where
+    /// `JSONWriter` would print them otherwise; see `NumberSpellings`.
+    public var numberSpellings = NumberSpellings()
+    /// Whether the file began with a UTF-8 byte order mark, which is written back so that
+    /// saving a file that was not edited changes no byte. Only a file's top-level object
+    /// (a room, or a structure's `merged`) has one.
+    public var hasByteOrderMark = false
+
+    /// The keys this type reads and writes itself; no key in `extra` may be one of them,
+    /// nor `rooms` at the top of a file (where it makes the file a structure).
+    static let modelledKeys: [StaticString] = [
+        "coreModel", "doors", "floors", "identifier", "objects", "openings", "referenceOriginTransform",
+        "sections", "story", "version", "walls", "windows",
+    ]
+    static let topLevelKeys: [StaticString] = modelledKeys + ["rooms"]
+
+    /// The arrays every RoomPlan version writes: without them a file is not a room.
+    static let requiredArrays: [ArrayKey] = [.walls, .doors, .windows, .openings, .objects]
 
     public init() {}
 
@@ -79,6 +97,7 @@ struct TopLevel {
     var rooms: [CapturedRoom]?
     var presentArrays: Set<CapturedRoom.ArrayKey> = []
     var keys: [String] = []
+    private var spellings = NumberSpellingsBuilder()
 
     init(reading reader: inout JSONReader, nested: Bool) throws {
         guard reader.peek() == UInt8(ascii: "{") else {
@@ -102,7 +121,8 @@ struct TopLevel {
                 presentArrays.insert(.objects)
             case "openings": room.openings = try reader.readSurfaces(); presentArrays.insert(.openings)
             case "referenceOriginTransform":
-                room.referenceOriginTransform = try reader.readTransform("referenceOriginTransform")
+                room.referenceOriginTransform = try reader.readTransform(
+                    "referenceOriginTransform", spellings: &spellings, first: NumberSlot.of(.referenceOriginTransform, 0))
             case "rooms" where !nested:
                 var rooms: [CapturedRoom] = []
                 try reader.readArray { reader, _ in
@@ -120,8 +140,8 @@ struct TopLevel {
                 try reader.readArray { reader, _ in sections.append(try Section(reading: &reader)) }
                 room.sections = sections
                 presentArrays.insert(.sections)
-            case "story": room.story = try reader.readInt()
-            case "version": room.version = try reader.readInt()
+            case "story": room.story = try reader.readInt(spellings: &spellings, slot: NumberSlot.of(.story, 0))
+            case "version": room.version = try reader.readInt(spellings: &spellings, slot: NumberSlot.of(.version, 0))
             case "walls": room.walls = try reader.readSurfaces(); presentArrays.insert(.walls)
             case "windows": room.windows = try reader.readSurfaces(); presentArrays.insert(.windows)
             default: room.extra.members.append(JSONMember(key.string, try reader.readValue()))
@@ -131,12 +151,13 @@ struct TopLevel {
 
     /// Every RoomPlan version writes these five arrays.
     var looksLikeRoom: Bool {
-        [.walls, .doors, .windows, .openings, .objects].allSatisfy(presentArrays.contains)
+        CapturedRoom.requiredArrays.allSatisfy(presentArrays.contains)
     }
 
     var finishedRoom: CapturedRoom {
         var result = room
         result.absentArrays = Set(CapturedRoom.ArrayKey.allCases).subtracting(presentArrays)
+        result.numberSpellings = spellings.build()
         return result
     }
 }
@@ -151,10 +172,16 @@ extension JSONReader {
 
 extension CapturedRoom {
     /// Writes the room's keys in sorted order; `rooms` (for a structure) goes between
-    /// `referenceOriginTransform` and `sections`, where it sorts.
-    func write(to writer: inout JSONWriter, rooms: [CapturedRoom]? = nil) {
-        var extras = ExtraMembers(extra)
+    /// `referenceOriginTransform` and `sections`, where it sorts. `nested`: a room in a
+    /// structure's `rooms`. A room (not a structure's `merged`) must have the five arrays
+    /// every RoomPlan version writes, or it would not read back as a room.
+    func write(to writer: inout JSONWriter, rooms: [CapturedRoom]? = nil, nested: Bool = false) {
+        if hasByteOrderMark && !nested { writer.byteOrderMark() }
         writer.beginObject()
+        var extras = ExtraMembers(extra, modelled: nested ? Self.modelledKeys : Self.topLevelKeys, writer: &writer)
+        if rooms == nil, let missing = Self.requiredArrays.first(where: { absentArrays.contains($0) && surfacesOrObjectsAreEmpty($0) }) {
+            writer.reject("a room without \"\(missing.rawValue)\" would not read back as a room")
+        }
         if let coreModel {
             extras.flush(before: "coreModel", into: &writer)
             writer.key("coreModel")
@@ -178,13 +205,13 @@ extension CapturedRoom {
         if let referenceOriginTransform {
             extras.flush(before: "referenceOriginTransform", into: &writer)
             writer.key("referenceOriginTransform")
-            writer.floats(referenceOriginTransform.elements.indices.lazy.map { referenceOriginTransform.elements[$0] })
+            writer.transform(referenceOriginTransform, spellings: numberSpellings, first: NumberSlot.of(.referenceOriginTransform, 0))
         }
         if let rooms {
             extras.flush(before: "rooms", into: &writer)
             writer.key("rooms")
             writer.beginArray()
-            for room in rooms { room.write(to: &writer) }
+            for room in rooms { room.write(to: &writer, nested: true) }
             writer.endArray()
         }
         if !absentArrays.contains(.sections) || !sections.isEmpty {
@@ -197,17 +224,21 @@ extension CapturedRoom {
         if let story {
             extras.flush(before: "story", into: &writer)
             writer.key("story")
-            writer.int(story)
+            writer.int(story, spellings: numberSpellings, slot: NumberSlot.of(.story, 0))
         }
         if let version {
             extras.flush(before: "version", into: &writer)
             writer.key("version")
-            writer.int(version)
+            writer.int(version, spellings: numberSpellings, slot: NumberSlot.of(.version, 0))
         }
         writeSurfaces(.walls, "walls", walls, &writer, &extras)
         writeSurfaces(.windows, "windows", windows, &writer, &extras)
         extras.flushRest(into: &writer)
         writer.endObject()
+    }
+
+    private func surfacesOrObjectsAreEmpty(_ array: ArrayKey) -> Bool {
+        array == .objects ? objects.isEmpty : surfaces(array).isEmpty
     }
 
     private func writeSurfaces(

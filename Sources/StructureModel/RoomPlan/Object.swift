@@ -17,6 +17,13 @@ public struct Object: Sendable, Hashable {
     public var story: Int?
     public var transform: Transform
     public var extra: JSONObject
+    /// How the file spelled numbers that `JSONWriter` would print otherwise; see `NumberSpellings`.
+    public var numberSpellings = NumberSpellings()
+
+    /// The keys this type reads and writes itself; no key in `extra` may be one of them.
+    static let modelledKeys: [StaticString] = [
+        "attributes", "category", "confidence", "dimensions", "identifier", "parentIdentifier", "story", "transform",
+    ]
 
     public init(
         category: ObjectCategory,
@@ -60,6 +67,7 @@ extension Object {
         var story: Int?
         var transform: Transform?
         var extra = JSONObject()
+        var spellings = NumberSpellingsBuilder()
         var seen = KeySet()
         try reader.readObject { reader, key in
             try seen.insert(key, reader: reader)
@@ -72,13 +80,14 @@ extension Object {
                 attributes = object
             case "category": category = ObjectCategory(json: try reader.readTagged("category"))
             case "confidence": confidence = Confidence(json: try reader.readTagged("confidence"))
-            case "dimensions": dimensions = try reader.readVector("dimensions")
+            case "dimensions":
+                dimensions = try reader.readVector("dimensions", spellings: &spellings, first: NumberSlot.of(.dimensions, 0))
             case "identifier": identifier = try reader.readString()
             case "parentIdentifier":
                 hasParentKey = true
                 parentIdentifier = try reader.readNullIfPresent() ? nil : try reader.readString()
-            case "story": story = try reader.readInt()
-            case "transform": transform = try reader.readTransform()
+            case "story": story = try reader.readInt(spellings: &spellings, slot: NumberSlot.of(.story, 0))
+            case "transform": transform = try reader.readTransform(spellings: &spellings)
             default: extra.members.append(JSONMember(key.string, try reader.readValue()))
             }
         }
@@ -96,11 +105,12 @@ extension Object {
         self.story = story
         self.transform = transform
         self.extra = extra
+        self.numberSpellings = spellings.build()
     }
 
     func write(to writer: inout JSONWriter) {
-        var extras = ExtraMembers(extra)
         writer.beginObject()
+        var extras = ExtraMembers(extra, modelled: Self.modelledKeys, writer: &writer)
         if let attributes {
             extras.flush(before: "attributes", into: &writer)
             writer.key("attributes")
@@ -108,15 +118,15 @@ extension Object {
         }
         extras.flush(before: "category", into: &writer)
         writer.key("category")
-        writer.value(category.json)
+        writer.tagged(category.json)
         if let confidence {
             extras.flush(before: "confidence", into: &writer)
             writer.key("confidence")
-            writer.value(confidence.json)
+            writer.tagged(confidence.json)
         }
         extras.flush(before: "dimensions", into: &writer)
         writer.key("dimensions")
-        writer.vector(dimensions)
+        writer.vector(dimensions, spellings: numberSpellings, first: NumberSlot.of(.dimensions, 0))
         extras.flush(before: "identifier", into: &writer)
         writer.key("identifier")
         writer.string(identifier)
@@ -128,11 +138,11 @@ extension Object {
         if let story {
             extras.flush(before: "story", into: &writer)
             writer.key("story")
-            writer.int(story)
+            writer.int(story, spellings: numberSpellings, slot: NumberSlot.of(.story, 0))
         }
         extras.flush(before: "transform", into: &writer)
         writer.key("transform")
-        writer.floats(transform.elements.indices.lazy.map { transform.elements[$0] })
+        writer.transform(transform, spellings: numberSpellings)
         extras.flushRest(into: &writer)
         writer.endObject()
     }

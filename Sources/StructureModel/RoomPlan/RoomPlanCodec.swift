@@ -27,17 +27,19 @@ public enum RoomPlanCodec {
                 }
                 let topLevel = try TopLevel(reading: &reader, nested: false)
                 try reader.expectEnd()
+                var room = topLevel.finishedRoom
+                room.hasByteOrderMark = startsWithByteOrderMark(bytes)
                 if let rooms = topLevel.rooms {
-                    return .structure(CapturedStructure(rooms: rooms, merged: topLevel.finishedRoom))
+                    return .structure(CapturedStructure(rooms: rooms, merged: room))
                 }
                 guard topLevel.looksLikeRoom else {
                     let found = topLevel.keys.isEmpty ? "an empty object"
-                        : "keys " + topLevel.keys.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
+                        : "keys " + topLevel.keys.prefix(8).map { "\"\(Abbreviated.text($0))\"" }.joined(separator: ", ")
                     throw reader.error("not a RoomPlan room or structure: expected \"walls\", \"doors\", \"windows\", "
                                        + "\"openings\" and \"objects\" (a CapturedRoom) or \"rooms\" (a CapturedStructure), "
                                        + "found \(found)", absolute: 0)
                 }
-                return .room(topLevel.finishedRoom)
+                return .room(room)
             }
         } catch let error as JSONReadError {
             throw locate(error, in: bytes)
@@ -53,8 +55,32 @@ public enum RoomPlanCodec {
                                    lineText: SourceLocator.lineText(location.line, in: bytes))
     }
 
-    /// Apple's canonical form: pretty-printed, sorted keys, no trailing newline.
+    /// Apple's canonical form: pretty-printed, sorted keys, no trailing newline; numbers
+    /// that were not edited as their file spelled them.
+    ///
+    /// For a document that came from `decode` (and any edit of it through wb's edits),
+    /// the bytes read back to the same document. A value built in code can hold what JSON
+    /// cannot say (a NaN); whatever goes in a file goes through `encodeChecked`.
     public static func encode(_ document: RoomPlanDocument, capacityHint: Int = 1 << 20) -> [UInt8] {
+        write(document, capacityHint: capacityHint).bytes
+    }
+
+    /// `encode`, refusing a document the bytes would not read back as: a number that is
+    /// not finite, an unknown key that is also a modelled one or is there twice, a tagged
+    /// value that is not a one-key object, a room without its five arrays, nesting deeper
+    /// than the reader takes. The writer notes these as it writes, so the check is free;
+    /// with the reader refusing whatever it would have to repair (invalid UTF-8 anywhere,
+    /// a key twice), wb never saves a file it cannot read back to the same model.
+    public static func encodeChecked(_ document: RoomPlanDocument, capacityHint: Int = 1 << 20) throws(RoomPlanEncodeError) -> [UInt8] {
+        let writer = write(document, capacityHint: capacityHint)
+        if let problem = writer.problem {
+            throw RoomPlanEncodeError(message: problem.message,
+                                      keyPath: SourceLocator.keyPath(at: problem.offset, in: writer.bytes))
+        }
+        return writer.bytes
+    }
+
+    private static func write(_ document: RoomPlanDocument, capacityHint: Int) -> JSONWriter {
         var writer = JSONWriter(capacity: capacityHint)
         switch document {
         case .room(let room):
@@ -62,6 +88,17 @@ public enum RoomPlanCodec {
         case .structure(let structure):
             structure.merged.write(to: &writer, rooms: structure.rooms)
         }
-        return writer.bytes
+        return writer
+    }
+}
+
+/// A document that cannot be written so that it reads back the same, with where.
+public struct RoomPlanEncodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    /// Like `walls[3].transform[12]`; empty for the top level.
+    public var keyPath: String
+
+    public var description: String {
+        keyPath.isEmpty ? message : "\(keyPath): \(message)"
     }
 }

@@ -7,6 +7,11 @@ public struct Section: Sendable, Hashable {
     public var label: String
     public var story: Int?
     public var extra: JSONObject
+    /// How the file spelled numbers that `JSONWriter` would print otherwise; see `NumberSpellings`.
+    public var numberSpellings = NumberSpellings()
+
+    /// The keys this type reads and writes itself; no key in `extra` may be one of them.
+    static let modelledKeys: [StaticString] = ["center", "label", "story"]
 
     public init(label: String, center: SIMD3<Float>, story: Int = 0) {
         self.center = center
@@ -23,13 +28,14 @@ extension Section {
         var label: String?
         var story: Int?
         var extra = JSONObject()
+        var spellings = NumberSpellingsBuilder()
         var seen = KeySet()
         try reader.readObject { reader, key in
             try seen.insert(key, reader: reader)
             switch key {
-            case "center": center = try reader.readVector("center")
+            case "center": center = try reader.readVector("center", spellings: &spellings, first: NumberSlot.of(.center, 0))
             case "label": label = try reader.readString()
-            case "story": story = try reader.readInt()
+            case "story": story = try reader.readInt(spellings: &spellings, slot: NumberSlot.of(.story, 0))
             default: extra.members.append(JSONMember(key.string, try reader.readValue()))
             }
         }
@@ -39,21 +45,22 @@ extension Section {
         self.label = label
         self.story = story
         self.extra = extra
+        self.numberSpellings = spellings.build()
     }
 
     func write(to writer: inout JSONWriter) {
-        var extras = ExtraMembers(extra)
         writer.beginObject()
+        var extras = ExtraMembers(extra, modelled: Self.modelledKeys, writer: &writer)
         extras.flush(before: "center", into: &writer)
         writer.key("center")
-        writer.vector(center)
+        writer.vector(center, spellings: numberSpellings, first: NumberSlot.of(.center, 0))
         extras.flush(before: "label", into: &writer)
         writer.key("label")
         writer.string(label)
         if let story {
             extras.flush(before: "story", into: &writer)
             writer.key("story")
-            writer.int(story)
+            writer.int(story, spellings: numberSpellings, slot: NumberSlot.of(.story, 0))
         }
         extras.flushRest(into: &writer)
         writer.endObject()

@@ -25,6 +25,14 @@ public struct Surface: Sendable, Hashable {
     public var story: Int?
     public var transform: Transform
     public var extra: JSONObject
+    /// How the file spelled numbers that `JSONWriter` would print otherwise; see `NumberSpellings`.
+    public var numberSpellings = NumberSpellings()
+
+    /// The keys this type reads and writes itself; no key in `extra` may be one of them.
+    static let modelledKeys: [StaticString] = [
+        "category", "completedEdges", "confidence", "curve", "dimensions", "identifier",
+        "parentIdentifier", "polygonCorners", "story", "transform",
+    ]
 
     public init(
         category: SurfaceCategory,
@@ -67,6 +75,7 @@ extension Surface {
         var story: Int?
         var transform: Transform?
         var extra = JSONObject()
+        var spellings = NumberSpellingsBuilder()
         var seen = KeySet()
         try reader.readObject { reader, key in
             try seen.insert(key, reader: reader)
@@ -75,14 +84,15 @@ extension Surface {
             case "completedEdges": completedEdges = try reader.readEdges()
             case "confidence": confidence = Confidence(json: try reader.readTagged("confidence"))
             case "curve": curve = try reader.readValue()
-            case "dimensions": dimensions = try reader.readVector("dimensions")
+            case "dimensions":
+                dimensions = try reader.readVector("dimensions", spellings: &spellings, first: NumberSlot.of(.dimensions, 0))
             case "identifier": identifier = try reader.readString()
             case "parentIdentifier":
                 hasParentKey = true
                 parentIdentifier = try reader.readNullIfPresent() ? nil : try reader.readString()
-            case "polygonCorners": polygonCorners = try reader.readVectors("polygonCorners")
-            case "story": story = try reader.readInt()
-            case "transform": transform = try reader.readTransform()
+            case "polygonCorners": polygonCorners = try reader.readCorners("polygonCorners", spellings: &spellings)
+            case "story": story = try reader.readInt(spellings: &spellings, slot: NumberSlot.of(.story, 0))
+            case "transform": transform = try reader.readTransform(spellings: &spellings)
             default: extra.members.append(JSONMember(key.string, try reader.readValue()))
             }
         }
@@ -102,25 +112,26 @@ extension Surface {
         self.story = story
         self.transform = transform
         self.extra = extra
+        self.numberSpellings = spellings.build()
     }
 
     func write(to writer: inout JSONWriter) {
-        var extras = ExtraMembers(extra)
         writer.beginObject()
+        var extras = ExtraMembers(extra, modelled: Self.modelledKeys, writer: &writer)
         extras.flush(before: "category", into: &writer)
         writer.key("category")
-        writer.value(category.json)
+        writer.tagged(category.json)
         if let completedEdges {
             extras.flush(before: "completedEdges", into: &writer)
             writer.key("completedEdges")
             writer.beginArray()
-            for edge in completedEdges { writer.value(edge.json) }
+            for edge in completedEdges { writer.tagged(edge.json) }
             writer.endArray()
         }
         if let confidence {
             extras.flush(before: "confidence", into: &writer)
             writer.key("confidence")
-            writer.value(confidence.json)
+            writer.tagged(confidence.json)
         }
         if let curve {
             extras.flush(before: "curve", into: &writer)
@@ -129,7 +140,7 @@ extension Surface {
         }
         extras.flush(before: "dimensions", into: &writer)
         writer.key("dimensions")
-        writer.vector(dimensions)
+        writer.vector(dimensions, spellings: numberSpellings, first: NumberSlot.of(.dimensions, 0))
         extras.flush(before: "identifier", into: &writer)
         writer.key("identifier")
         writer.string(identifier)
@@ -141,18 +152,16 @@ extension Surface {
         if let polygonCorners {
             extras.flush(before: "polygonCorners", into: &writer)
             writer.key("polygonCorners")
-            writer.beginArray()
-            for corner in polygonCorners { writer.vector(corner) }
-            writer.endArray()
+            writer.corners(polygonCorners, spellings: numberSpellings)
         }
         if let story {
             extras.flush(before: "story", into: &writer)
             writer.key("story")
-            writer.int(story)
+            writer.int(story, spellings: numberSpellings, slot: NumberSlot.of(.story, 0))
         }
         extras.flush(before: "transform", into: &writer)
         writer.key("transform")
-        writer.floats(transform.elements.indices.lazy.map { transform.elements[$0] })
+        writer.transform(transform, spellings: numberSpellings)
         extras.flushRest(into: &writer)
         writer.endObject()
     }

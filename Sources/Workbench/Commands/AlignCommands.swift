@@ -190,7 +190,13 @@ extension Shell {
             throw CommandFailure(structures.isEmpty ? "no structure is open (merge rooms first)"
                                                     : "\(structures.count) structures are open; name one: export structure PATH NAME", at: path)
         }
-        let bytes = RoomPlanCodec.encode(file.document)
+        let bytes: [UInt8]
+        do {
+            bytes = try RoomPlanCodec.encodeChecked(file.document)
+        } catch {
+            throw CommandFailure("cannot write \(path.text): \(file.name) cannot be written so that it reads back the same "
+                                 + "(\(error)); nothing was written", at: path)
+        }
         if options.dryRun {
             inform("would write \(path.text) (\(bytes.count) bytes; --dry-run)")
             return

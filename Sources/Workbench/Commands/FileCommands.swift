@@ -97,7 +97,13 @@ extension Shell {
                  + "(\(listed)); merge rebuilds them. Written as it is.")
         }
         let size = file.stamp?.size ?? 0
-        let bytes = RoomPlanCodec.encode(file.document, capacityHint: max(1 << 16, size + size / 8))
+        let bytes: [UInt8]
+        do {
+            bytes = try RoomPlanCodec.encodeChecked(file.document, capacityHint: max(1 << 16, size + size / 8))
+        } catch {
+            throw CommandFailure("cannot save \(path): \(file.name) cannot be written so that it reads back the same "
+                                 + "(\(error)); nothing was written", at: word)
+        }
         let digest = ContentDigest(bytes)
         let sidecarPath = Sidecar.path(for: path)
         let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || (file.hasSidecar && path == file.path)
