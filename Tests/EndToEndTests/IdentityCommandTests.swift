@@ -194,4 +194,27 @@ final class SaveTargetTests: XCTestCase {
         XCTAssertEqual(stat("/dev/null", &info), 0)
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
     }
+
+    /// `export` to `-` (or /dev/stdout) prints what it would write, so listings pipe; a
+    /// device is refused as for `save`, with the hint, and stays a device.
+    func testExportToStandardOutputPipesAndDevicesAreRefused() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "f.json")
+        let csv = try Harness.run(["-q", path, "-c", "export csv - walls"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let lines = csv.stdout.split(separator: "\r\n")
+        XCTAssertEqual(lines.first.map(String.init)?.hasPrefix("handle,kind,identifier"), true, csv.stdout)
+        XCTAssertGreaterThan(lines.count, 1)
+        XCTAssertTrue(lines.dropFirst().allSatisfy { $0.contains(",wall,") }, csv.stdout)
+        let walls = try Harness.run(["-q", path, "-c", "export json /dev/stdout walls"])
+        let rows = try JSONSerialization.jsonObject(with: Data(walls.stdout.utf8)) as? [Any]
+        XCTAssertEqual(rows?.count, lines.count - 1, "the same rows as CSV")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"), "no file named -")
+        let device = try Harness.run(["-q", path, "-c", "export csv /dev/null"])
+        XCTAssertEqual(device.status, 1)
+        XCTAssertTrue(device.stderr.contains("export to -"), device.stderr)
+        var info = stat()
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+    }
 }

@@ -201,11 +201,7 @@ extension Shell {
             inform("would write \(path.text) (\(bytes.count) bytes; --dry-run)")
             return
         }
-        do {
-            try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults)
-        } catch {
-            throw CommandFailure("cannot write \(path.text): \(error.message)", at: path)
-        }
+        if try export(bytes, to: path) { return }
         inform("wrote \(file.name) to \(path.text) (\(bytes.count) bytes)")
     }
 

@@ -225,6 +225,7 @@ extension Shell {
                     export space SPACE FILE writes a space as a single HBSpace JSON file, its world map inline (base64).
                     export structure PATH [NAME] writes an open structure (by default the latest merge result, else the
                     only open structure) as RoomPlan CapturedStructure JSON, atomically; the open file stays where it is.
+                    PATH - (or /dev/stdout) prints what would be written, to pipe it: export csv - objects | sort
                     """
             ) { invocation in
                 let shell = invocation.shell
@@ -247,14 +248,28 @@ extension Shell {
                     shell.inform("would write \(path.text) (\(rows.count) rows; --dry-run)")
                     return
                 }
-                do {
-                    try FileIO.writeAtomically(Array(text.utf8), to: path.text)
-                } catch {
-                    throw CommandFailure("cannot write \(path.text): \((error as? FileError)?.message ?? "\(error)")", at: path)
-                }
+                if try shell.export(Array(text.utf8), to: path) { return }
                 shell.inform("wrote \(rows.count) rows to \(path.text)")
             },
         ]
+    }
+
+    /// Writes an export to PATH atomically, or to standard output when PATH is `-` or
+    /// `/dev/stdout` (so a listing can be piped; the bytes go out as they are). Returns
+    /// whether it went to standard output.
+    func export(_ bytes: [UInt8], to path: Argument) throws -> Bool {
+        if path.text == "-" || path.text == "/dev/stdout" {
+            sink.write(String(decoding: bytes, as: UTF8.self))
+            return true
+        }
+        do {
+            try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults)
+        } catch {
+            throw CommandFailure("cannot write \(path.text): \(error.message)"
+                                 + (FileIO.isRegularFile(path.text) || !FileManager.default.fileExists(atPath: path.text)
+                                    ? "" : " (to print it, export to -)"), at: path)
+        }
+        return false
     }
 
     func csv(_ rows: [Row]) -> String {

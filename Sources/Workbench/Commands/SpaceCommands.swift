@@ -493,11 +493,7 @@ extension Shell {
             inform("would write \(words[1].text) (\(writer.bytes.count) bytes; --dry-run)")
             return
         }
-        do {
-            try FileIO.writeAtomically(writer.bytes, to: words[1].text)
-        } catch {
-            throw CommandFailure("cannot write \(words[1].text): \(error.message)", at: words[1])
-        }
+        if try export(writer.bytes, to: words[1]) { return }
         inform("wrote \(words[1].text) (\(writer.bytes.count) bytes)")
     }
 }
