@@ -19,3 +19,17 @@ func violation(_ message: String) -> Never {
     _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
     fatalError(message)
 }
+
+/// Whether a law about a bug already being fixed elsewhere is switched off for this run
+/// (`WB_FUZZ_SKIP=utf8,…`), so the fuzzer can look past it for new ones.
+func skipping(_ law: String) -> Bool {
+    guard let list = getenv("WB_FUZZ_SKIP") else { return false }
+    return String(cString: list).split(separator: ",").contains { $0 == law }
+}
+
+/// JSON is UTF-8 (RFC 8259 §8.1): a reader that accepts a file accepts only UTF-8.
+func checkAcceptedUTF8(_ bytes: [UInt8], _ what: String) {
+    if !skipping("utf8") && String(validating: bytes, as: UTF8.self) == nil {
+        violation("\(what) accepted bytes that are not UTF-8 (WB_FUZZ_SKIP=utf8 to look past this)")
+    }
+}
