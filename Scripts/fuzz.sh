@@ -112,10 +112,13 @@ build_harness() {
         "Fuzz/$file.swift" "$0"; then
       echo "fuzz: building $name (the Workbench module with the harness in it)" >&2
       # shellcheck disable=SC2046
-      quietly swiftc "${swift_flags[@]}" -module-name Workbench -wmo -I "$out/obj" -I Sources/CZlib \
-        -I "$out/modules/WBLineEditor" \
-        $(find Sources/Workbench -name '*.swift' | sort) Fuzz/Support.swift "Fuzz/$file.swift" \
-        "$out/obj/StructureModel.o" "$out/obj/LineEditor.o" -lz -ledit -o "$binary"
+      # (From a scratch folder: linking a named module leaves Workbench-1.swiftmodule & co.
+      # in the current folder.)
+      mkdir -p "$out/scratch"
+      (cd "$out/scratch" && quietly swiftc "${swift_flags[@]}" -module-name Workbench -wmo -I "$out/obj" \
+        -I "$root/Sources/CZlib" -I "$out/modules/WBLineEditor" \
+        $(find "$root/Sources/Workbench" -name '*.swift' | sort) "$root/Fuzz/Support.swift" "$root/Fuzz/$file.swift" \
+        "$out/obj/StructureModel.o" "$out/obj/LineEditor.o" -lz -ledit -o "$binary")
     fi
   elif stale "$binary" "$out/obj/StructureModel.o" Fuzz/Support.swift "Fuzz/$file.swift" "$0"; then
     echo "fuzz: building $name" >&2
