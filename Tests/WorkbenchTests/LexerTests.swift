@@ -40,7 +40,7 @@ final class LexerTests: XCTestCase {
         let lexer = Lexer(source: "t.wb")
         let line = try lexer.logicalLines("save $out/${name}.json '$literal'")[0]
         let words = try lexer.commands(in: line)[0].words
-        XCTAssertEqual(words[1].parts, [.variable("out", column: 6), .text("/"), .variable("name", column: 11), .text(".json")])
+        XCTAssertEqual(words[1].parts, [.variable("out", line: 1, column: 6), .text("/"), .variable("name", line: 1, column: 11), .text(".json")])
         XCTAssertEqual(words[2].parts, [.text("$literal")], "no variables inside single quotes")
     }
 

@@ -41,7 +41,8 @@ public enum Limits {
 public struct Word: Sendable, Hashable {
     public enum Part: Sendable, Hashable {
         case text(String)
-        case variable(String, column: Int)
+        /// A variable and where its `$` is (a word may run over a continued line).
+        case variable(String, line: Int, column: Int)
     }
 
     public var parts: [Part]
@@ -54,7 +55,7 @@ public struct Word: Sendable, Hashable {
         parts.map { part in
             switch part {
             case .text(let text): return text
-            case .variable(let name, _): return "$" + name
+            case .variable(let name, _, _): return "$" + name
             }
         }.joined()
     }
@@ -102,10 +103,10 @@ public struct Lexer {
     /// Cuts `text` into logical lines. A continuation on the last line is an error.
     public func logicalLines(_ text: String, firstLine: Int = 1) throws(ScriptError) -> [LogicalLine] {
         var lines: [LogicalLine] = []
-        var physical = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
-        if text.hasSuffix("\n") { physical.removeLast() }
+        // "\r\n" is one Character in Swift: Windows line endings are cut as well.
+        var physical = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { line -> Substring in line.hasSuffix("\r") ? line.dropLast() : line }
+        if text.hasSuffix("\n") || text.hasSuffix("\r\n") { physical.removeLast() }
         var current: LogicalLine?
         var currentBytes = 0
         for (index, raw) in physical.enumerated() {
@@ -244,7 +245,7 @@ public struct Lexer {
                 return dollar + 1
             }
             flushLiteral()
-            parts.append(.variable(name, column: location(dollar).column))
+            parts.append(.variable(name, line: location(dollar).line, column: location(dollar).column))
             return next
         }
 

@@ -173,8 +173,8 @@ public final class Shell {
                                       + "a command may be at most that", at: word.location)
                 }
                 text += literal
-            case .variable(let name, let column):
-                let location = ScriptLocation(source: word.location.source, line: word.location.line, column: column)
+            case .variable(let name, let line, let column):
+                let location = ScriptLocation(source: word.location.source, line: line, column: column)
                 guard let value = variables[name] else {
                     let known = variables.keys.sorted()
                     let hint = known.isEmpty ? "define one with -D \(name)=VALUE or 'define \(name) VALUE'"
