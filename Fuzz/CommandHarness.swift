@@ -68,7 +68,8 @@ public func commandFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             for word in command.words { checkLocation(word.location, physical, "word \(word.rawText.debugDescription)") }
             let words: [Argument]
             do {
-                words = try command.words.map(shell.expand)
+                var budget = Limits.maximumBytes
+                words = try command.words.map { try shell.expand($0, budget: &budget) }
             } catch let error as ScriptError {
                 // WB_FUZZ_SKIP=varline: a variable in a word continued onto another line is
                 // reported with the word's first line and the variable's own column.
