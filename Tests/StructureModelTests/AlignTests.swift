@@ -273,4 +273,31 @@ final class AutoAlignTests: XCTestCase {
         let single = rectangle(width: 5, depth: 4, doors: [0], yaw: 0.3, origin: PlanPoint(x: 2, z: 1), tag: 1)
         XCTAssertFalse(AutoAligner.search(moving, beside: [single]).isAmbiguous)
     }
+
+    /// Two look-alike doors, one of them in a wall with a window (a wall to the outside: a
+    /// front door). The room with one door goes to the other, without a tie; a rescan of the
+    /// room meets its front door from the same side as before.
+    func testADoorInAWallWithAWindowIsTakenForAFrontDoor() throws {
+        var placed = rectangle(width: 8, depth: 4, doors: [0, 2], yaw: 0.3, origin: PlanPoint(x: 2, z: 1), tag: 1)
+        let moving = rectangle(width: 5, depth: 3, doors: [0], yaw: 2.1, origin: PlanPoint(x: -7, z: 4), tag: 2)
+        XCTAssertTrue(AutoAligner.search(moving, beside: [placed]).isAmbiguous, "without a window the two doors tie")
+        // A window near the end of wall 2, beyond where the moving room would reach.
+        let wall = placed.walls[2].planSegment
+        var window = placed.walls[2]
+        let a = wall.point(at: 0.3 / wall.length), b = wall.point(at: 1.2 / wall.length)
+        window.category = .window
+        window.identifier = "00000001-0000-4000-8000-000000000050"
+        window.dimensions = SIMD3(Float((b - a).length), 1.2, 0)
+        window.transform.elements[12] = Float((a.x + b.x) / 2)
+        window.transform.elements[14] = Float((a.z + b.z) / 2)
+        window.parentIdentifier = placed.walls[2].identifier
+        placed.windows = [window]
+        let result = AutoAligner.search(moving, beside: [placed])
+        XCTAssertFalse(result.isAmbiguous, "\(result.candidates.prefix(2).map(\.score))")
+        // The winner puts the moving room beyond wall 0 (the side away from the window's wall).
+        let best = try XCTUnwrap(result.candidates.first)
+        let centre = AutoAligner.move(PlanPoint(x: -7, z: 4) + PlanPoint(x: 2.5, z: 1.5).rotated(by: 2.1), best.motion)
+        let wall0 = placed.walls[0].planSegment, inward = try XCTUnwrap(placed.inwardNormal(of: placed.walls[0]))
+        XCTAssertLessThan((centre - wall0.midpoint).dot(inward), 0, "outside the placed room, past wall 0")
+    }
 }

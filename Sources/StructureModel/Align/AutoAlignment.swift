@@ -62,6 +62,9 @@ public enum AutoAligner {
         var segment: PlanSegment
         var inward: PlanPoint
         var bottom: Double
+        /// The wall it is in also has a window: a wall to the outside (homes have windows in
+        /// outside walls), so the doorway most likely leads out, not into another room.
+        var outside = false
     }
 
     /// The placed rooms as one set of walls, doorways and outlines, with grids to find them.
@@ -86,10 +89,24 @@ public enum AutoAligner {
                     wallGrid.insert(walls.count, covering: wall.planSegment.bounds)
                     walls.append(Wall(segment: wall.planSegment, inward: inward, bottom: ManualAlignment.bottom(of: wall)))
                 }
+                let windowSegments = room.windows.map(\.planSegment)
                 for door in room.doors + room.openings {
                     guard let inward = room.inwardNormal(of: door) else { continue }
                     doorGrid.insert(doorways.count, at: door.planSegment.midpoint)
-                    doorways.append(Doorway(surface: door, segment: door.planSegment, inward: inward, bottom: ManualAlignment.bottom(of: door)))
+                    let segment = door.planSegment
+                    let host = room.walls.map(\.planSegment).first { wall in
+                        wall.length > 0.05 && abs(wall.signedDistance(to: segment.midpoint)) < 0.1
+                            && abs(wall.direction.normalized.cross(segment.direction.normalized)) < 0.1
+                            && (0...wall.length).contains((segment.midpoint - wall.start).dot(wall.direction.normalized))
+                    }
+                    let outside = host.map { wall in
+                        windowSegments.contains { window in
+                            abs(wall.signedDistance(to: window.midpoint)) < 0.1
+                                && (0...wall.length).contains((window.midpoint - wall.start).dot(wall.direction.normalized))
+                        }
+                    } ?? false
+                    doorways.append(Doorway(surface: door, segment: segment, inward: inward, bottom: ManualAlignment.bottom(of: door),
+                                            outside: outside))
                 }
                 for window in room.windows {
                     windowGrid.insert(windows.count, at: window.planSegment.midpoint)
@@ -214,7 +231,12 @@ public enum AutoAligner {
             let mine = move(own.doorways[pair.0].segment, motion), theirs = scene.doorways[pair.1].segment
             let difference = abs(mine.length - theirs.length)
             let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
-            return sum + 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
+            // Through a doorway in an outside wall (a front door) only a rescan of the same room
+            // meets it, from the same side; another room meeting it is weak evidence.
+            let across = move(own.doorways[pair.0].inward, RigidMotion(yaw: motion.yaw)).dot(scene.doorways[pair.1].inward) < 0
+            let outside = across && (own.doorways[pair.0].outside || scene.doorways[pair.1].outside)
+            let weight = outside ? 0.4 : 1
+            return sum + weight * 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
         }
         let value = wallLength + doorwayValue - 3 * overlap - 2 * Double(contradictions)
         return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count, overlap: overlap,
