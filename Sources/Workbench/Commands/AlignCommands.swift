@@ -175,34 +175,57 @@ extension Shell {
         try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")", placing: result.placed.map(\.room))
     }
 
-    /// `export structure PATH [NAME]`.
+    /// `export structure PATH [NAME]`: an open structure as it is; a room (a room file, or
+    /// a room of a structure named by handle or name) wrapped as a structure of one room,
+    /// the way `merge` of that room alone would build it. By default the latest merge
+    /// result, else the only open structure, else the only open room file.
     func exportStructure(to path: Argument, name: Argument?) throws {
         let structures = session.files.filter(\.isStructure)
-        let file: WorkspaceFile
+        var document: RoomPlanDocument
+        var what: String
         if let name {
-            file = try fileArgument(name)
-            guard file.isStructure else {
-                throw CommandFailure("\(file.name) is a single room, not a structure (merge it first)", at: name)
+            if let file = session.file(named: name.text) ?? session.files.first(where: { $0.path == name.text }) {
+                document = file.document
+                what = file.name
+            } else {
+                let room = try resolve(name, allowed: [.room], what: "what to export")
+                guard let file = session.workspace.file(id: room.file), let capture = file.capture(room.scope) else {
+                    throw CommandFailure("\(name.text) is no longer open", at: name)
+                }
+                document = .room(capture)
+                what = session.workspace.handles.handle(for: room) ?? name.text
             }
         } else if let latest = structures.last(where: { $0.stamp == nil }) ?? (structures.count == 1 ? structures.first : nil) {
-            file = latest
+            document = latest.document
+            what = latest.name
+        } else if structures.isEmpty, session.files.count == 1 {
+            document = session.files[0].document
+            what = session.files[0].name
         } else {
-            throw CommandFailure(structures.isEmpty ? "no structure is open (merge rooms first)"
-                                                    : "\(structures.count) structures are open; name one: export structure PATH NAME", at: path)
+            throw CommandFailure(structures.isEmpty
+                                 ? (session.files.isEmpty ? "nothing is open to export"
+                                                          : "\(session.files.count) rooms are open; name one (export structure PATH NAME), or merge them first")
+                                 : "\(structures.count) structures are open; name one: export structure PATH NAME", at: path)
+        }
+        var wrapped = false
+        if case .room(let room) = document {
+            document = .structure(StructureMerger.merge([room]).structure)
+            wrapped = true
         }
         let bytes: [UInt8]
         do {
-            bytes = try RoomPlanCodec.encodeChecked(file.document)
+            bytes = try RoomPlanCodec.encodeChecked(document)
         } catch {
-            throw CommandFailure("cannot write \(path.text): \(file.name) cannot be written so that it reads back the same "
+            throw CommandFailure("cannot write \(path.text): \(what) cannot be written so that it reads back the same "
                                  + "(\(error)); nothing was written", at: path)
         }
+        let how = wrapped ? " as a structure of one room" : ""
         if options.dryRun {
-            inform("would write \(path.text) (\(bytes.count) bytes; --dry-run)")
+            inform("would write \(what)\(how) to \(path.text) (\(bytes.count) bytes; --dry-run)")
             return
         }
         if try export(bytes, to: path) { return }
-        inform("wrote \(file.name) to \(path.text) (\(bytes.count) bytes)")
+        inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes)")
     }
 
     func align(_ invocation: Invocation) throws {

@@ -215,42 +215,6 @@ extension Shell {
             ) { invocation in
                 try invocation.shell.show(invocation)
             },
-            CommandSpec(
-                "export",
-                arguments: [ArgumentSpec("FORMAT", .choice(["csv", "json", "space", "structure"])), ArgumentSpec("PATH", .path),
-                            ArgumentSpec("KIND [where EXPR]", .expression, .variadic)],
-                summary: "write a listing to a file as CSV or JSON",
-                details: """
-                    export csv chairs.csv objects where category = chair — the same rows as ls, written atomically.
-                    export space SPACE FILE writes a space as a single HBSpace JSON file, its world map inline (base64).
-                    export structure PATH [NAME] writes an open structure (by default the latest merge result, else the
-                    only open structure) as RoomPlan CapturedStructure JSON, atomically; the open file stays where it is.
-                    PATH - (or /dev/stdout) prints what would be written, to pipe it: export csv - objects | sort
-                    """
-            ) { invocation in
-                let shell = invocation.shell
-                let format = invocation.positionals[0], path = invocation.positionals[1]
-                if format.text == "space" {
-                    try shell.exportSpace(Array(invocation.positionals.dropFirst()), at: invocation.name)
-                    return
-                }
-                if format.text == "structure" {
-                    try shell.exportStructure(to: path, name: invocation.positional(2))
-                    return
-                }
-                guard ["csv", "json"].contains(format.text) else {
-                    throw CommandFailure("export writes csv or json listings so far (not '\(format.text)')", at: format)
-                }
-                let (_, _, rows) = try shell.listing(Array(invocation.positionals.dropFirst(2)), defaultKind: .room,
-                                                     requireWhere: false, command: "export", at: invocation.name)
-                let text = format.text == "json" ? renderJSON(.array(rows.map(shell.json))) : shell.csv(rows)
-                if shell.options.dryRun {
-                    shell.inform("would write \(path.text) (\(rows.count) rows; --dry-run)")
-                    return
-                }
-                if try shell.export(Array(text.utf8), to: path) { return }
-                shell.inform("wrote \(rows.count) rows to \(path.text)")
-            },
         ]
     }
 

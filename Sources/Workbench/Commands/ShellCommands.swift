@@ -4,7 +4,7 @@ import StructureModel
 extension Shell {
     static func standardCommands() -> [CommandSpec] {
         (fileCommands() + shellCommands() + editCommands() + historyCommands() + queryCommands() + reportCommands()
-            + spaceCommands() + alignCommands() + checkCommands()).sorted { $0.name < $1.name }
+            + spaceCommands() + alignCommands() + checkCommands() + exportCommands()).sorted { $0.name < $1.name }
     }
 
     /// How many scripts may run inside each other (`-f` counts as the first level).

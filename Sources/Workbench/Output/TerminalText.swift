@@ -70,4 +70,5 @@ final class TerminalSafeOutput: OutputSink {
     func writeError(_ text: String) { base.writeError(text.escapingControls(where: Self.isUnsafe)) }
     var isTerminal: Bool { base.isTerminal }
     var colorsErrors: Bool { base.colorsErrors }
+    var errorIsTerminal: Bool { base.errorIsTerminal }
 }
