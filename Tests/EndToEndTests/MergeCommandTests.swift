@@ -87,4 +87,42 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(twice.status, 1)
         XCTAssertTrue(twice.stderr.contains("named twice"), twice.stderr)
     }
+
+    /// `export structure` of a room: a structure of that one room, its arrays the room's own
+    /// elements (identifiers kept), the open file left as it is; with several rooms open and
+    /// no structure, a room must be named.
+    func testARoomExportsAsAStructureOfOneRoom() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 3))
+        var paths: [String] = []
+        for capture in building.captures {
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        let alone = folder.appendingPathComponent("alone.json").path
+        let one = try Harness.run(["-q", paths[1], "-c", "export structure \(alone)"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let named = folder.appendingPathComponent("named.json").path
+        let several = try Harness.run(paths + ["-c", "export structure \(named) r3"])
+        XCTAssertEqual(several.status, 0, several.stderr)
+        XCTAssertTrue(several.stderr.contains("as a structure of one room"), several.stderr)
+        for (path, room) in [(alone, building.captures[1].room), (named, building.captures[2].room)] {
+            guard case .structure(let structure) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) else {
+                return XCTFail("\(path) is a structure")
+            }
+            XCTAssertEqual(structure.rooms.count, 1)
+            XCTAssertEqual(structure.rooms[0].walls.map(\.identifier), room.walls.map(\.identifier))
+            XCTAssertEqual(Set(structure.merged.walls.map(\.identifier)), Set(room.walls.map(\.identifier)))
+            XCTAssertEqual(Set(structure.merged.doors.map(\.identifier)), Set(room.doors.map(\.identifier)))
+            XCTAssertEqual(Set(structure.merged.objects.map(\.identifier)), Set(room.objects.map(\.identifier)))
+            XCTAssertEqual(structure.merged.floors.count, room.floors.isEmpty ? 0 : 1)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[1])), before, "the room file is not touched")
+        let refused = try Harness.run(paths + ["-c", "export structure \(folder.appendingPathComponent("x.json").path)"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("3 rooms are open; name one"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.json").path))
+    }
 }
