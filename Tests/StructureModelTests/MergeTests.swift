@@ -54,6 +54,47 @@ final class MergeTests: XCTestCase {
         }
     }
 
+    /// Rooms scanned apart and put where they belong see a shared wall up to its thickness
+    /// apart, so the walls running up to it stop short or run past: after the merge, no wall
+    /// end is left loose where moving it along its wall would bring it onto another wall
+    /// within reach (each meets one within 2 cm, below a scan's noise), and every
+    /// door, window and opening lies in its merged wall's plane.
+    func testMergedWallsMeetAtCornersAndDoorsSitInTheirWalls() throws {
+        var moved = 0
+        for seed in UInt64(21)...26 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 6, stories: 1 + Int(seed % 2)))
+            let rooms = building.captures.filter { $0.rescanOf == nil }.map { $0.room.moved(by: $0.placement) }
+            let result = StructureMerger.merge(rooms)
+            let walls = result.structure.merged.walls
+            let segments = walls.map(\.planSegment)
+            moved += result.report.closedCorners
+            for (i, segment) in segments.enumerated() {
+                for end in [segment.start, segment.end] {
+                    let others = segments.indices.filter { $0 != i && walls[i].overlapsInHeight(walls[$0]) }
+                    let nearest = others.map { segments[$0].distance(to: end) }.min() ?? .infinity
+                    // A wall end either meets a wall or is further than the merge reaches.
+                    let reachable = others.contains { j in
+                        let sine = abs(segment.direction.normalized.cross(segments[j].direction.normalized))
+                        guard sine > 0.5, let point = segment.lineIntersection(with: segments[j]) else { return false }
+                        let t = segments[j].parameter(of: point), reach = MergeOptions().cornerGap / segments[j].length
+                        let distance = point.distance(to: end)
+                        return distance >= 0.02 && distance <= MergeOptions().cornerGap && t >= -reach && t <= 1 + reach
+                    }
+                    XCTAssertTrue(nearest < 0.02 || !reachable, "seed \(seed): \(walls[i].identifier.prefix(8)) ends \(nearest) m from a wall")
+                }
+            }
+            let byID = Dictionary(walls.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+            let merged = result.structure.merged
+            for surface in merged.doors + merged.windows + merged.openings {
+                guard let parent = surface.parentIdentifier, let wall = byID[parent] else { continue }
+                XCTAssertLessThan(abs(wall.planSegment.signedDistance(to: surface.planSegment.midpoint)), 0.01,
+                                  "seed \(seed): \(surface.identifier.prefix(8)) lies in its wall")
+            }
+            XCTAssertEqual(merged.doors.count, building.structure.merged.doors.count, "seed \(seed)")
+        }
+        XCTAssertGreaterThan(moved, 0, "scans put side by side leave ends to close")
+    }
+
     /// A room left where its own session put it lies over the others: the merge says so,
     /// while the building as it stands, and a room merged with a rescan of itself, say nothing.
     func testFloorsOverOneAnotherAreReported() throws {

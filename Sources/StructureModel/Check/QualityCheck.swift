@@ -27,7 +27,9 @@ public struct CheckTolerances: Sendable {
     public var duplicateOffset = 0.1
     public var duplicateOverlap = 0.2
     /// Wall ends closer than `gapMinimum` meet; between that and `gapMaximum` they nearly do.
-    public var gapMinimum = 0.04
+    /// A phone places each wall's ends to within 3–4 cm, so two walls meeting at a corner can
+    /// miss each other by up to about 8 cm without anything being wrong.
+    public var gapMinimum = 0.08
     public var gapMaximum = 0.3
     /// A door or window further than this from its wall's line, or beyond its ends, is off it.
     public var offWall = 0.08

@@ -21,6 +21,9 @@ public struct MergeOptions: Sendable, Hashable {
     /// Gaps between rooms' floors up to this wide (a wall's thickness) are closed in a
     /// story's floor outline, metres.
     public var floorGap = 0.5
+    /// Merged walls whose ends stop short of (or run past) another wall by up to this meet
+    /// it: rooms placed side by side leave gaps of up to a wall's thickness at corners, metres.
+    public var cornerGap = 0.3
 
     public init() {}
 }
@@ -31,11 +34,14 @@ public struct MergeReport: Sendable, Equatable {
     public var counts: [ElementKind: (rooms: Int, structure: Int)] = [:]
     /// Structure-level walls made of more than one room wall.
     public var joinedWalls = 0
+    /// Wall ends moved to meet the wall they nearly met, and the longest such move, metres.
+    public var closedCorners = 0
+    public var longestCornerMove = 0.0
     /// Things a person should look at.
     public var findings: [String] = []
 
     public static func == (a: MergeReport, b: MergeReport) -> Bool {
-        a.joinedWalls == b.joinedWalls && a.findings == b.findings
+        a.joinedWalls == b.joinedWalls && a.closedCorners == b.closedCorners && a.findings == b.findings
             && a.counts.mapValues { [$0.rooms, $0.structure] } == b.counts.mapValues { [$0.rooms, $0.structure] }
     }
 }
@@ -64,13 +70,30 @@ public enum StructureMerger {
         var report = MergeReport()
 
         // Walls first: doors, windows and openings name their wall as parent.
-        let walls = mergeSurfaces(rooms, .wall, options: options, report: &report, provenance: &provenance)
+        var walls = mergeSurfaces(rooms, .wall, options: options, report: &report, provenance: &provenance)
+        let closed = CornerCloser.close(&walls, gap: options.cornerGap)
+        if closed.ends > 0 {
+            report.closedCorners = closed.ends
+            report.longestCornerMove = closed.longest
+        }
         merged.walls = walls
+        let wallIndex = Dictionary(walls.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for kind in [ElementKind.door, .window, .opening] {
             var surfaces = mergeSurfaces(rooms, kind, options: options, report: &report, provenance: &provenance)
             for index in surfaces.indices {
                 if let parent = surfaces[index].parentIdentifier, let wall = wallOf(parent, rooms, provenance) {
                     surfaces[index].parentIdentifier = wall
+                    // The survivor was one room's copy, up to a wall's thickness from the merged
+                    // wall's plane: it moves across onto that plane, so it sits in its wall.
+                    if let host = wallIndex[wall] {
+                        let line = walls[host].planSegment
+                        let centre = surfaces[index].transform.translation
+                        let across = line.signedDistance(to: PlanPoint(centre))
+                        if line.length > 0, abs(across) <= options.wallGap {
+                            let normal = line.normal
+                            surfaces[index].transform.translation = SIMD3(centre.x - normal.x * across, centre.y, centre.z - normal.z * across)
+                        }
+                    }
                 }
             }
             merged.withSurfaces(kind.surfaceArray!) { $0 = surfaces }

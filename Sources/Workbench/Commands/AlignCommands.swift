@@ -91,7 +91,9 @@ extension Shell {
         let opened = plan.changes.contains { if case .openFile = $0 { return true } else { return false } }
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
-                    + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : ""))
+                    + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : "")
+                    + (report.closedCorners > 0 ? "; \(counted(report.closedCorners, "wall end")) moved to meet the wall \(report.closedCorners == 1 ? "it" : "they")"
+                        + " nearly met (up to \(formatted(report.longestCornerMove * 100, digits: 0)) cm)" : ""))
     }
 
     /// "1 wall", "2 walls".

@@ -1,0 +1,97 @@
+/// Where merged walls nearly meet, makes them meet. Rooms put side by side (by `align`, or
+/// scanned in separate sessions) see a shared wall up to its thickness apart; once the two
+/// copies become one structure-level wall, the walls that ran up to the other copy stop
+/// short of it (or run past it) by as much. Apple's merged structures have walls that meet
+/// at corners and T-junctions, and so do wb's: each loose wall end within `cornerGap` of
+/// another wall's line, not parallel to it, is moved along its own line onto that line.
+/// Walls keep their identifiers, planes and directions; only lengths and centres change, by
+/// at most `cornerGap` at each end. Linear in the walls but for neighbours found through a grid.
+enum CornerCloser {
+    struct Move {
+        var wall: Int
+        var atStart: Bool
+        var to: PlanPoint
+    }
+
+    /// Moves loose ends of `walls` onto the walls they nearly meet. Returns how many ends moved
+    /// and the longest move, metres.
+    static func close(_ walls: inout [Surface], gap: Double) -> (ends: Int, longest: Double) {
+        // Where three walls nearly meet, each end goes to the nearest other line, and those
+        // points differ by the scan's noise: a second pass brings them within millimetres.
+        let first = closeOnce(&walls, gap: gap)
+        let second = closeOnce(&walls, gap: gap)
+        return (first.ends, max(first.longest, second.longest))
+    }
+
+    private static func closeOnce(_ walls: inout [Surface], gap: Double) -> (ends: Int, longest: Double) {
+        guard gap > 0 else { return (0, 0) }
+        let segments = walls.map(\.planSegment)
+        var grid = PlanGrid<Int>(cellSize: 1.0)
+        for (index, segment) in segments.enumerated() { grid.insert(index, covering: segment.bounds) }
+        var moves: [Move] = []
+        for (i, segment) in segments.enumerated() where segment.length > 0.05 {
+            for atStart in [true, false] {
+                let end = atStart ? segment.start : segment.end
+                let near = grid.elements(within: gap, of: end).filter { $0 != i && segments[$0].length > 0.05 && walls[i].overlapsInHeight(walls[$0]) }
+                // An end that already touches a wall (a corner, or a collinear neighbour end to end) stays.
+                if near.contains(where: { segments[$0].distance(to: end) < 0.005 }) { continue }
+                var best: (distance: Double, point: PlanPoint)?
+                for j in near {
+                    let other = segments[j]
+                    let sine = abs(segment.direction.normalized.cross(other.direction.normalized))
+                    guard sine > 0.5, let point = segment.lineIntersection(with: other) else { continue } // 30° or more apart
+                    let distance = point.distance(to: end)
+                    guard distance <= gap else { continue }
+                    // The meeting point lies on the other wall, or within the gap beyond its end
+                    // (an L corner where both stop short).
+                    let t = other.parameter(of: point), reach = gap / other.length
+                    guard t >= -reach, t <= 1 + reach else { continue }
+                    // The end moves along its own wall and never past its other end.
+                    let along = segment.parameter(of: point)
+                    guard atStart ? along < 0.5 : along > 0.5 else { continue }
+                    if best == nil || distance < best!.distance { best = (distance, point) }
+                }
+                if let best, best.distance >= 0.005 { moves.append(Move(wall: i, atStart: atStart, to: best.point)) }
+            }
+        }
+        var longest = 0.0
+        for move in moves {
+            let segment = walls[move.wall].planSegment
+            longest = max(longest, (move.atStart ? segment.start : segment.end).distance(to: move.to))
+            walls[move.wall].setPlanEnds(start: move.atStart ? move.to : segment.start, end: move.atStart ? segment.end : move.to)
+        }
+        return (moves.count, longest)
+    }
+}
+
+extension PlanSegment {
+    /// Where the lines through this segment and `other` cross; nil when they are parallel.
+    func lineIntersection(with other: PlanSegment) -> PlanPoint? {
+        let d1 = direction, d2 = other.direction
+        let denominator = d1.cross(d2)
+        guard abs(denominator) > 1e-12 else { return nil }
+        let t = (other.start - start).cross(d2) / denominator
+        return point(at: t)
+    }
+}
+
+extension Surface {
+    func overlapsInHeight(_ other: Surface) -> Bool {
+        let a = transform.translation.y, b = other.transform.translation.y
+        let ha = Double(dimensions.y) / 2, hb = Double(other.dimensions.y) / 2
+        return min(a + ha, b + hb) - max(a - ha, b - hb) > 0.1
+    }
+
+    /// Makes the surface span `start` to `end` in plan, both on its own line: its centre moves
+    /// and its width changes; height, direction and everything else stay.
+    mutating func setPlanEnds(start: PlanPoint, end: PlanPoint) {
+        let middle = (start + end) * 0.5
+        let width = start.distance(to: end)
+        transform.translation = SIMD3(middle.x, transform.translation.y, middle.z)
+        dimensions.x = Float(width)
+        if let corners = polygonCorners, !corners.isEmpty {
+            let w = Float(width / 2), h = dimensions.y / 2
+            polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
+        }
+    }
+}
