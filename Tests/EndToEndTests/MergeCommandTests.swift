@@ -125,4 +125,54 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("3 rooms are open; name one"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.json").path))
     }
+
+    /// Two rooms whose copies of their common wall lie 55 cm apart (a thick old wall): the
+    /// default merge keeps them apart, `--wall-gap 0.6` joins them. The structure saved from
+    /// that merge keeps its provenance in the sidecar: reopened, the structure's wall still
+    /// stands for both rooms' copies, where matching by place with the default tolerances
+    /// would find only one; without the sidecar, only one.
+    func testProvenanceOfAWiderMergeSurvivesSaveAndReopen() throws {
+        let folder = try Harness.temporaryFolder(self)
+        func wall(_ a: PlanPoint, _ b: PlanPoint, _ id: String) -> Surface {
+            let d = b - a, mid = (a + b) * 0.5
+            let motion = RigidMotion(yaw: atan2(-d.z, d.x), translation: SIMD3(mid.x, 1.25, mid.z))
+            return Surface(category: .wall, identifier: id, dimensions: SIMD3(Float(d.length), 2.5, 0), transform: motion.transform)
+        }
+        func room(x0: Double, x1: Double, tag: String) -> CapturedRoom {
+            let corners = [PlanPoint(x: x0, z: 0), PlanPoint(x: x1, z: 0), PlanPoint(x: x1, z: 3), PlanPoint(x: x0, z: 3)]
+            var room = CapturedRoom()
+            room.walls = corners.indices.map { i in
+                wall(corners[i], corners[(i + 1) % 4], String(format: "\(tag)%07d-0000-4000-8000-000000000000", i))
+            }
+            return room
+        }
+        let paths = [("west.json", room(x0: 0, x1: 3, tag: "A")), ("east.json", room(x0: 3.55, x1: 6.55, tag: "B"))].map { name, room in
+            let path = folder.appendingPathComponent(name).path
+            _ = FileManager.default.createFile(atPath: path, contents: Data(RoomPlanCodec.encode(.room(room))))
+            return path
+        }
+        let home = folder.appendingPathComponent("home.json").path
+        func sharedWalls(_ arguments: [String]) throws -> [[String]] {
+            let result = try Harness.run(["-q", "--json"] + arguments + ["-c", "find walls where level = structure"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try Harness.jsonArray(result.stdout).compactMap { $0["rooms"] as? [String] }.filter { $0.count > 1 }
+        }
+        XCTAssertEqual(try sharedWalls(paths + ["-c", "merge"]), [], "55 cm apart is more than a wall's thickness by default")
+        XCTAssertEqual(try sharedWalls(paths + ["-c", "merge --wall-gap 0.6 --into home"]).count, 1)
+        let saved = try Harness.run(paths + ["-c", "merge --wall-gap 0.6 --into home; save"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let sidecar = Sidecar.path(for: home)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sidecar), "the provenance place matching would lose is kept")
+        XCTAssertEqual(try sharedWalls([home]).count, 1, "reopened, the wall still stands for both rooms' copies")
+        try FileManager.default.removeItem(atPath: sidecar)
+        XCTAssertEqual(try sharedWalls([home]), [], "without the sidecar, matching by place finds one copy")
+        // A merge with the default tolerances needs no sidecar: its provenance is found again.
+        let plain = folder.appendingPathComponent("plain.json").path
+        let again = try Harness.run(paths + ["-c", "merge --into plain; save"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Sidecar.path(for: plain)))
+        let bad = try Harness.run(paths + ["-c", "merge --wall-gap 3"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("--wall-gap above 2 m"), bad.stderr)
+    }
 }

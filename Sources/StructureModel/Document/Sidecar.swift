@@ -31,6 +31,29 @@ public struct Sidecar: Sendable, Equatable {
     public var rooms: [RoomEntry] = []
     /// Sections of a version 1 sidecar, matched by centre alone.
     public var looseSections: [SectionEntry] = []
+
+    /// One piece of a structure's provenance that its identifiers do not tell: a room
+    /// element that became a structure-level element with another identifier (the other
+    /// side of a shared wall, a door seen from the next room, a room's floor).
+    public struct LinkEntry: Sendable, Equatable {
+        /// The room's position among the structure's rooms.
+        public var room: Int
+        /// `walls`, `doors`, `windows`, `openings`, `floors` or `objects`.
+        public var kind: String
+        /// The room element's identifier, and the structure-level element's.
+        public var element: String
+        public var target: String
+    }
+
+    /// A structure's provenance as its merge made it (version 4 on): reopening the file
+    /// it was saved with takes these rather than matching by place, so a merge made with
+    /// wider tolerances, or elements edited since, keep what they came from.
+    public var links: [LinkEntry] = []
+    /// Whether the sidecar carries provenance at all (a structure saved by version 4 on).
+    public var hasLinks = false
+    /// Set by `resolved(for:)` when the sidecar was written with the very file being opened:
+    /// only then does its provenance describe that file.
+    public private(set) var linksFitFile = false
     /// The RoomPlan file these names were saved with (version 3 on; nil before).
     public var contents: ContentDigest?
     /// The names of the RoomPlan file this save replaced, with its digest (at most one
@@ -62,8 +85,15 @@ public struct Sidecar: Sendable, Equatable {
     /// The names that belong to the RoomPlan file whose digest is `digest`.
     public func resolved(for digest: ContentDigest) -> (Sidecar, Fit) {
         guard let contents else { return (self, .undated) }
-        if contents == digest { return (self, .matches) }
-        if let previous, previous.contents == digest { return (previous, .interruptedSave) }
+        if contents == digest {
+            var fitting = self
+            fitting.linksFitFile = true
+            return (fitting, .matches)
+        }
+        if var previous, previous.contents == digest {
+            previous.linksFitFile = true
+            return (previous, .interruptedSave)
+        }
         return (self, .otherVersion)
     }
 
@@ -86,6 +116,43 @@ public struct Sidecar: Sendable, Equatable {
             }
             if !entry.name.isEmpty || entry.space != nil || !entry.sections.isEmpty { rooms.append(entry) }
         }
+        guard file.isStructure else { return }
+        // Only provenance that matching by place would not find again is worth keeping: a
+        // structure as Apple wrote it, or merged with the default tolerances and not edited
+        // since, gets no sidecar for it.
+        let derived = StructureTwins.find(file).filter { $0.key.key != $0.value.element.key }.mapValues(\.element)
+        let current = file.links.filter { $0.key.key != $0.value.element.key }.mapValues(\.element)
+        guard derived != current else { return }
+        hasLinks = true
+        for (position, id) in file.roomIDs.enumerated() {
+            let scope = Scope.room(id)
+            for kind in ElementKind.surfaceKinds + [.object] {
+                for key in file.keys(scope, kind).keys {
+                    let own = Identity(file: file.id, scope: scope, kind: kind, key: key)
+                    guard let link = file.links[own], link.element.key != key else { continue }
+                    links.append(LinkEntry(room: position, kind: kind.plural, element: key, target: link.element.key))
+                }
+            }
+        }
+    }
+
+    /// The links of `file` with this sidecar's provenance in place of what matching by place
+    /// found, where the sidecar was written with this very file; else `found` as it is.
+    public func links(for file: WorkspaceFile, found: [Identity: StructureLink]) -> [Identity: StructureLink] {
+        guard hasLinks, linksFitFile, file.isStructure, let merged = file.capture(.structure) else { return found }
+        // Links by identifier stay; those by place give way to the saved ones.
+        var result = found.filter { $0.key.key == $0.value.element.key }
+        for entry in links {
+            guard let kind = ElementKind.allCases.first(where: { $0.plural == entry.kind }), kind != .room, kind != .section,
+                  let roomID = file.roomIDs[safe: entry.room], let room = file.capture(.room(roomID)),
+                  let ownIndex = file.keys(.room(roomID), kind).index(of: entry.element),
+                  let targetIndex = file.keys(.structure, kind).index(of: entry.target),
+                  let ownElement = room.element(kind, at: ownIndex), let targetElement = merged.element(kind, at: targetIndex) else { continue }
+            let own = Identity(file: file.id, scope: .room(roomID), kind: kind, key: entry.element)
+            let target = Identity(file: file.id, scope: .structure, kind: kind, key: entry.target)
+            result[own] = StructureTwins.link(own: ownElement, target: targetElement, identity: target)
+        }
+        return result
     }
 
     /// For each entry, the room of `file` it belongs to: the one with most of its walls,
@@ -179,6 +246,7 @@ public struct Sidecar: Sendable, Equatable {
         writer.string(fileName)
         writer.key("format")
         writer.string("wb-names")
+        writeLinks(to: &writer)
         if let previous {
             writer.key("previous")
             writer.beginObject()
@@ -186,14 +254,34 @@ public struct Sidecar: Sendable, Equatable {
                 writer.key("contents")
                 writer.string(contents.description)
             }
+            previous.writeLinks(to: &writer)
             previous.writeEntries(to: &writer)
             writer.endObject()
         }
         writeEntries(to: &writer)
         writer.key("version")
-        writer.int(contents == nil ? 2 : 3)
+        writer.int(contents == nil ? 2 : hasLinks ? 4 : 3)
         writer.endObject()
         return writer.bytes + [0x0A]
+    }
+
+    private func writeLinks(to writer: inout JSONWriter) {
+        guard hasLinks else { return }
+        writer.key("links")
+        writer.beginArray()
+        for link in links {
+            writer.beginObject()
+            writer.key("element")
+            writer.string(link.element)
+            writer.key("kind")
+            writer.string(link.kind)
+            writer.key("room")
+            writer.int(link.room)
+            writer.key("target")
+            writer.string(link.target)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     /// `rooms` (and a version 1 sidecar's loose `sections`, kept as they were read).
@@ -305,6 +393,21 @@ public struct Sidecar: Sendable, Equatable {
                 sidecar.contents = digest
             case "previous":
                 sidecar.previous = try read(&reader)
+            case "links":
+                sidecar.hasLinks = true
+                try reader.readArray { reader, _ in
+                    var link = LinkEntry(room: -1, kind: "", element: "", target: "")
+                    try reader.readObject { reader, key in
+                        switch key {
+                        case "element": link.element = try reader.readString()
+                        case "kind": link.kind = try reader.readString()
+                        case "room": link.room = try reader.readInt()
+                        case "target": link.target = try reader.readString()
+                        default: try reader.skipValue()
+                        }
+                    }
+                    sidecar.links.append(link)
+                }
             case "rooms":
                 try reader.readArray { reader, _ in
                     var room = RoomEntry(index: nil, walls: [], name: "")

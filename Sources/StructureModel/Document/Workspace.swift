@@ -236,7 +236,8 @@ public struct Workspace: Sendable {
         file.stamp = stamp
         file.diagnostics = diagnostics
         if document.isStructure {
-            for (own, link) in StructureTwins.find(file) {
+            let found = StructureTwins.find(file)
+            for (own, link) in sidecar?.links(for: file, found: found) ?? found {
                 file.links[own] = link
                 file.owners[link.element, default: []].append(own)
             }

@@ -43,7 +43,11 @@ extension Shell {
                           OptionSpec("--stories", value: .choice(["auto", "keep"]), valueName: "auto|keep",
                                      help: "stories from floor heights (auto, the default) or the rooms' own (keep)"),
                           OptionSpec("--tolerance", value: .number, valueName: "D",
-                                     help: "with --stories auto: floors within D are one story (default 1m)")],
+                                     help: "with --stories auto: floors within D are one story (default 1m)"),
+                          OptionSpec("--wall-gap", value: .number, valueName: "D",
+                                     help: "two rooms' copies of one wall are at most D apart across it (default 0.45m, a thick wall)"),
+                          OptionSpec("--corner-gap", value: .number, valueName: "D",
+                                     help: "wall ends within D of another wall are made to meet it (default 0.3m; 0 leaves them)")],
                 summary: "build one structure from rooms (or rebuild an edited structure's own arrays)",
                 details: """
                     merge [ROOM ...] builds a RoomPlan CapturedStructure from the rooms (by default every open room):
@@ -73,13 +77,22 @@ extension Shell {
         }
         var rule = Workspace.StoryRule.byHeight(tolerance: try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1)
         if invocation.values["--stories"]?.text == "keep" { rule = .keep }
+        var options = MergeOptions()
+        if let word = invocation.values["--wall-gap"] {
+            options.wallGap = try length(word, name: "--wall-gap")
+            guard options.wallGap <= 2 else { throw CommandFailure("--wall-gap above 2 m would join walls of different rooms", at: word) }
+        }
+        if let word = invocation.values["--corner-gap"] {
+            options.cornerGap = try length(word, name: "--corner-gap")
+            guard options.cornerGap <= 1 else { throw CommandFailure("--corner-gap above 1 m would bend walls that are not meant to meet", at: word) }
+        }
         let workspace = session.workspace
         let first = rooms.first ?? session.files.first.flatMap { $0.rooms.first }
         let folder = first.flatMap { workspace.file(id: $0.file) }.map { FileIO.parentFolder(of: $0.path) } ?? "."
         let plan: EditPlan
         let report: MergeReport
         do {
-            (plan, report) = try workspace.planMerge(rooms: rooms, into: name, folder: folder, stories: rule)
+            (plan, report) = try workspace.planMerge(rooms: rooms, into: name, folder: folder, stories: rule, options: options)
         } catch {
             throw CommandFailure(error.message, at: invocation.positionals.first ?? invocation.name)
         }
