@@ -18,6 +18,9 @@ public struct Placement: Sendable, Equatable {
     public var source: String
     /// The doorway pairs that met (the room's index, the placed scene's index).
     var matchedDoorways: [SIMD2<Int>] = []
+    /// The room lies on a room of the scene as a rescan lies on its first scan: the same
+    /// outline, every doorway and window of one on the other's, on the same side.
+    var isRescan = false
 }
 
 /// What a search for a room's place found: the best candidates, best first, each a
@@ -218,8 +221,13 @@ public enum AutoAligner {
                 if union > 0, area / union >= 0.7 { rescanOverlap += area } else { overlap += area }
             }
         }
-        if rescanOverlap > 0 && !(doorways.count == own.doorways.count && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances)) {
-            overlap += rescanOverlap
+        var isRescan = false
+        if rescanOverlap > 0 {
+            if doorways.count == own.doorways.count && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances) {
+                isRescan = true
+            } else {
+                overlap += rescanOverlap
+            }
         }
         let contradictions = self.contradictions(motion, own: own, scene: scene, tolerances: tolerances)
         let wallLength = walls.reduce(0) { $0 + $1.2 }
@@ -240,7 +248,8 @@ public enum AutoAligner {
         }
         let value = wallLength + doorwayValue - 3 * overlap - 2 * Double(contradictions)
         return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count, overlap: overlap,
-                         contradictions: contradictions, source: source, matchedDoorways: doorways.map { SIMD2($0.0, $0.1) })
+                         contradictions: contradictions, source: source, matchedDoorways: doorways.map { SIMD2($0.0, $0.1) },
+                         isRescan: isRescan)
     }
 
     /// Whether every window of the room, moved, lies on one of the scene's of about its

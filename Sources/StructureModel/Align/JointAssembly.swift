@@ -69,8 +69,12 @@ enum JointAssembly {
             return RoomInfo(scene: scene, centre: bounds.centre, radius: radius, doorCount: scene.doorways.count)
         }
         let links = hypotheses(infos, rooms: rooms, tolerances: tolerances)
+        // A room scanned twice agrees with its other scan everywhere, wherever the two are put:
+        // left in the search, the pair's large score would favour whichever assembly placed it
+        // first, right or wrong. So a rescan waits out the search and then lies on its first scan.
+        let twins = rescanTwins(links, infos: infos, rooms: rooms, anchors: anchors, tolerances: tolerances)
         var linksFrom: [[Link]] = Array(repeating: [], count: rooms.count)
-        for link in links { linksFrom[link.from].append(link) }
+        for link in links where twins[link.from] == nil && twins[link.to] == nil { linksFrom[link.from].append(link) }
 
         let cache = PairCache()
         func doorKey(_ room: Int, _ door: Int) -> Int { room * 4096 + door }
@@ -155,7 +159,16 @@ enum JointAssembly {
             beam = kept
             deepest = kept
         }
-        let best = deepest[0]
+        var best = deepest[0]
+        for (q, twin) in twins {
+            if let first = best.poses[twin.of] { best.poses[q] = first.composed(after: twin.motion) }
+        }
+        // The alternatives below then see the rescan on its first scan, wherever that is.
+        for index in deepest.indices.dropFirst() {
+            for (q, twin) in twins {
+                if let first = deepest[index].poses[twin.of] { deepest[index].poses[q] = first.composed(after: twin.motion) }
+            }
+        }
 
         // Certainty: how close the best other place for each room comes.
         var unsure: Set<Int> = []
@@ -207,6 +220,59 @@ enum JointAssembly {
         for q in certain where !anchors.contains(q) { poses[q] = best.poses[q] }
         let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
         return Result(poses: poses, placements: placements, unsure: left)
+    }
+
+    /// Rooms that are rescans of another: for each, the room it is a rescan of and the
+    /// motion of its frame into that room's. A pair is twins when a same-side doorway
+    /// hypothesis puts each on the other as a rescan lies (`Placement.isRescan`), with as
+    /// many doorways and windows, nothing contradicting, and the same furniture; the later
+    /// of the two (an anchor never) waits, and a room that is already someone's first scan
+    /// is no one's rescan. Where one room lies on another in two ways (a symmetric room),
+    /// the better scoring is kept: the search's alternatives then judge how sure it is.
+    static func rescanTwins(_ links: [Link], infos: [RoomInfo], rooms: [CapturedRoom], anchors: Set<Int>,
+                            tolerances: AutoAligner.Tolerances) -> [Int: (of: Int, motion: RigidMotion)] {
+        var best: [Int: (of: Int, motion: RigidMotion, score: Double)] = [:]
+        for link in links where link.rescan && link.from < link.to {
+            let (first, second) = anchors.contains(link.to) && !anchors.contains(link.from)
+                ? (link.to, link.from) : (link.from, link.to)
+            guard !anchors.contains(second) else { continue }
+            let motion = first == link.from ? link.motion : link.motion.inverse
+            let placement = AutoAligner.score(motion, source: "", own: infos[second].scene, room: rooms[second],
+                                              scene: infos[first].scene, tolerances: tolerances)
+            guard placement.isRescan, placement.contradictions == 0,
+                  infos[first].scene.doorways.count == infos[second].scene.doorways.count,
+                  infos[first].scene.windows.count == infos[second].scene.windows.count else { continue }
+            // Both ways round: a small room lying inside a larger one is not its rescan.
+            let back = AutoAligner.score(motion.inverse, source: "", own: infos[first].scene, room: rooms[first],
+                                         scene: infos[second].scene, tolerances: tolerances)
+            guard back.isRescan, back.contradictions == 0,
+                  sameFurniture(rooms[second], rooms[first], motion: motion) else { continue }
+            if let known = best[second], known.score >= placement.score { continue }
+            best[second] = (first, motion, placement.score)
+        }
+        var twins: [Int: (of: Int, motion: RigidMotion)] = [:]
+        for second in best.keys.sorted() {
+            let pair = best[second]!
+            guard twins[pair.of] == nil, !twins.values.contains(where: { $0.of == second }) else { continue }
+            twins[second] = (pair.of, pair.motion)
+        }
+        return twins
+    }
+
+    /// Whether two captures hold the same furniture once `motion` puts `room` on `other`: at
+    /// least half of each one's objects has one of its category within 0.6 m in the other.
+    /// Two look-alike rooms of one home (a living room and a dining room of one size, each with
+    /// one door) differ in what stands in them; a room scanned twice does not. Rooms without
+    /// objects agree; one with and one without do not.
+    static func sameFurniture(_ room: CapturedRoom, _ other: CapturedRoom, motion: RigidMotion) -> Bool {
+        if room.objects.isEmpty || other.objects.isEmpty { return room.objects.isEmpty && other.objects.isEmpty }
+        let moved = room.objects.map { (category: $0.category, at: PlanPoint(motion.apply(toPoint: $0.transform.translation))) }
+        let fixed = other.objects.map { (category: $0.category, at: PlanPoint($0.transform.translation)) }
+        func share(_ a: [(category: ObjectCategory, at: PlanPoint)], in b: [(category: ObjectCategory, at: PlanPoint)]) -> Double {
+            let found = a.filter { object in b.contains { $0.category == object.category && $0.at.distance(to: object.at) <= 0.6 } }.count
+            return Double(found) / Double(a.count)
+        }
+        return share(moved, in: fixed) >= 0.5 && share(fixed, in: moved) >= 0.5
     }
 
     /// Two places for a room are one place when they differ by less than a wall's
