@@ -144,11 +144,16 @@ extension Shell {
         var stories: [Int: ExportScene.Story] = [:]
         var roomPosition: [Identity: (story: Int, index: Int)] = [:]
         var isStructure = false
+        var azimuth: Double?
 
         func handle(_ identity: Identity) -> String { workspace.handles.handle(for: identity) ?? identity.key }
 
         for (file, chosen) in sources {
             let rooms = chosen ?? file.rooms
+            let top = file.isStructure ? file.capture(.structure) : file.rooms.first.flatMap { file.capture($0.scope) }
+            if azimuth == nil, case .number(let bearing)? = top?.extra["azimuth"], bearing.doubleValue.isFinite {
+                azimuth = bearing.doubleValue
+            }
             for room in rooms {
                 guard let capture = file.capture(room.scope) else { continue }
                 let number = capture.effectiveStory ?? 0
@@ -208,7 +213,9 @@ extension Shell {
                 ordered[index].elevation = floors.isEmpty ? 0 : floors[floors.count / 2]
             }
         }
-        return ExportScene(title: title, isStructure: isStructure, stories: ordered)
+        var scene = ExportScene(title: title, isStructure: isStructure, stories: ordered)
+        scene.azimuth = azimuth
+        return scene
     }
 
     /// Where an export goes, checked before any work: `-`/`/dev/stdout` only for text.
