@@ -52,29 +52,39 @@ extension Shell {
                 warn("\(room.handle) has no floor and too few walls to outline; it is drawn without a label")
             }
         }
+        for story in scene.stories where !scene.isStructure {
+            let walled = Set(story.elements(of: .wall).compactMap(\.room))
+            for (index, room) in story.rooms.enumerated() where !walled.contains(index) && !room.outlines.isEmpty {
+                warn("\(room.handle) has no walls; only its floor is drawn")
+            }
+        }
+        for (target, page) in written where max(page.width, page.height) > 20_000 {
+            warn("\(target) is \(formatted(page.width / 1000, digits: 1)) × \(formatted(page.height / 1000, digits: 1)) m of paper: "
+                 + "something lies far from the rest (ls walls, show … to find a transform that is off)")
+        }
         if plan.northSource == "assumed" {
             inform("north: the plan's up direction is taken as 0° (north), as neither --north nor the file gives a bearing")
         }
         if options.dryRun {
             for (target, page) in written {
-                inform("would write \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene)); --dry-run)")
+                inform("would write \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)); --dry-run)")
             }
             return
         }
         for (target, page) in written {
             let argument = Argument(text: target, location: path.location, quoted: path.quoted)
             if try export(Array(page.text.utf8), to: argument) { continue }
-            inform("wrote \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene)))")
+            inform("wrote \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)))")
         }
     }
 
     /// "story 0: 4 rooms, 23 walls, 3 doors, 2 windows, 1 opening; 210 × 148 mm at 1:50".
-    private func describe(_ page: SVGPlan.Page, _ scene: ExportScene) -> String {
+    private func describe(_ page: SVGPlan.Page, _ scene: ExportScene, objects: Bool) -> String {
         let part = ExportScene(title: scene.title, isStructure: scene.isStructure,
                                stories: scene.stories.filter { page.stories.contains($0.number) })
         let counts = part.counts
         var parts: [String] = []
-        for kind in [ElementKind.room, .wall, .door, .window, .opening, .object] {
+        for kind in [ElementKind.room, .wall, .door, .window, .opening] + (objects ? [.object] : []) {
             let n = counts[kind] ?? 0
             if n > 0 || kind == .room { parts.append("\(n) \(n == 1 ? kind.rawValue : kind.plural)") }
         }
