@@ -9,6 +9,10 @@ public struct ExportScene: Sendable {
     /// True when the elements are a structure's own merged arrays (shared walls appear once).
     public var isStructure: Bool
     public var stories: [Story]
+    /// The compass bearing (degrees) of world -Z, the plan's up direction, when the file
+    /// stores one: a top-level `"azimuth"` number, which RoomPlan does not write but an app
+    /// may add (wb keeps unknown keys).
+    public var azimuth: Double?
 
     public init(title: String, isStructure: Bool, stories: [Story]) {
         self.title = title

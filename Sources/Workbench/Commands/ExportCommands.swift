@@ -38,6 +38,10 @@ extension Shell {
                     export usdz|usda|svg|ifc PATH [ROOM|NAME] [--story N] writes a 3D model, a floor plan or a BIM model
                     of the latest merge result, else the only open structure, else every open room together (where
                     align put them); ROOM exports one room, NAME one open file.
+                    export svg plan.svg draws a floor plan at 1:50 (page in mm, sized to the plan): walls 12 cm thick where the
+                    scan gives none, mitred at corners; doors with their swing, windows, openings; each room's name (or label)
+                    and floor area; scale bar, north arrow, title. Several stories give plan-story0.svg, plan-story1.svg, …
+                    (--one-page: all on one page). --north DEG: the bearing of the page's up (else the file's "azimuth", else 0).
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """
@@ -144,11 +148,16 @@ extension Shell {
         var stories: [Int: ExportScene.Story] = [:]
         var roomPosition: [Identity: (story: Int, index: Int)] = [:]
         var isStructure = false
+        var azimuth: Double?
 
         func handle(_ identity: Identity) -> String { workspace.handles.handle(for: identity) ?? identity.key }
 
         for (file, chosen) in sources {
             let rooms = chosen ?? file.rooms
+            let top = file.isStructure ? file.capture(.structure) : file.rooms.first.flatMap { file.capture($0.scope) }
+            if azimuth == nil, case .number(let bearing)? = top?.extra["azimuth"], bearing.doubleValue.isFinite {
+                azimuth = bearing.doubleValue
+            }
             for room in rooms {
                 guard let capture = file.capture(room.scope) else { continue }
                 let number = capture.effectiveStory ?? 0
@@ -208,7 +217,9 @@ extension Shell {
                 ordered[index].elevation = floors.isEmpty ? 0 : floors[floors.count / 2]
             }
         }
-        return ExportScene(title: title, isStructure: isStructure, stories: ordered)
+        var scene = ExportScene(title: title, isStructure: isStructure, stories: ordered)
+        scene.azimuth = azimuth
+        return scene
     }
 
     /// Where an export goes, checked before any work: `-`/`/dev/stdout` only for text.
