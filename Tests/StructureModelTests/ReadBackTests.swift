@@ -24,6 +24,7 @@ final class ReadBackTests: XCTestCase {
         XCTAssertEqual(error?.location.line, 1)
         XCTAssertEqual(error?.offset, emptyRoom.utf8.count + 2, "at the key's first byte")
         XCTAssertEqual(error?.location.column, emptyRoom.utf8.count + 3)
+        XCTAssertEqual(error?.location.keyPath, #"z\xFFz"#, "the key's bytes, not a repaired key")
     }
 
     func testInvalidUTF8InKeysIsRefusedEverywhere() throws {

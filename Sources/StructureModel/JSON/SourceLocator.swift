@@ -58,6 +58,29 @@ public enum SourceLocator {
         case array(index: Int)
     }
 
+    /// Bytes as text for a message: valid UTF-8 as it is, every byte that is not as `\xFF`,
+    /// so a key that is not valid UTF-8 is shown as its bytes, not repaired.
+    static func escapedText(_ bytes: ArraySlice<UInt8>) -> String {
+        var text = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var position = bytes.startIndex
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<(position + length)] {
+                    text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+                position += length
+            case .emptyInput:
+                return text
+            }
+        }
+    }
+
     /// The key path of the innermost value that contains `offset`, tolerant of broken JSON;
     /// long keys and long paths are shortened in the middle, for messages.
     static func keyPath(at offset: Int, in bytes: [UInt8]) -> String {
@@ -89,7 +112,7 @@ public enum SourceLocator {
                     end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 if expectingKey, case .object? = stack.last {
-                    let key = Abbreviated.text(String(decoding: bytes[(index + 1)..<min(end, bytes.count)], as: UTF8.self))
+                    let key = Abbreviated.text(escapedText(bytes[(index + 1)..<min(end, bytes.count)]))
                     stack[stack.count - 1] = .object(key: key)
                     expectingKey = false
                 }
@@ -111,5 +134,11 @@ public enum SourceLocator {
             }
         }
         return Abbreviated.keyPath(path)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
