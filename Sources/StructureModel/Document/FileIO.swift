@@ -88,8 +88,16 @@ public enum FileIO {
         case EFBIG: return "the file is larger than this process may write (a file-size limit, ulimit -f)"
         case EROFS: return "the file system is read-only"
         case ENAMETOOLONG: return "the path is too long"
-        default: return String(cString: strerror(code))
+        default: return systemText(code)
         }
+    }
+
+    /// The C library's words for an errno. `strerror` may share one buffer among threads
+    /// (a batch saves on several at once); `strerror_r` writes into the caller's.
+    private static func systemText(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "error \(code)" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static let notRegularText = "is not a regular file (a device, a pipe or a socket): wb reads and saves only files"
