@@ -226,7 +226,8 @@ extension Shell {
                     export structure PATH [NAME] writes an open structure (by default the latest merge result, else the
                     only open structure) as RoomPlan CapturedStructure JSON, atomically; the open file stays where it is.
                     PATH - (or /dev/stdout) prints what would be written, to pipe it: export csv - objects | sort
-                    """
+                    """,
+                writesFiles: true
             ) { invocation in
                 let shell = invocation.shell
                 let format = invocation.positionals[0], path = invocation.positionals[1]
@@ -264,6 +265,7 @@ extension Shell {
         }
         do {
             try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults)
+            filesWritten += 1
         } catch {
             throw CommandFailure("cannot write \(path.text): \(error.message)"
                                  + (FileIO.isRegularFile(path.text) || !FileManager.default.fileExists(atPath: path.text)

@@ -17,10 +17,13 @@ public protocol OutputSink: AnyObject {
     /// Whether errors and warnings may be coloured (standard error is a terminal that
     /// wants colour).
     var colorsErrors: Bool { get }
+    /// Whether standard error is a terminal (a batch draws its progress bar there).
+    var errorsAreTerminal: Bool { get }
 }
 
 extension OutputSink {
     public var colorsErrors: Bool { false }
+    public var errorsAreTerminal: Bool { false }
 }
 
 /// The process's standard output and error, written with plain POSIX writes.
@@ -32,9 +35,11 @@ public final class StandardOutput: OutputSink {
     public private(set) var failure: Int32?
 
     public let colorsErrors: Bool
+    public let errorsAreTerminal: Bool
 
     public init() {
         isTerminal = isatty(1) == 1
+        errorsAreTerminal = isatty(2) == 1
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         colorsErrors = isatty(2) == 1 && getenv("NO_COLOR") == nil && term != "dumb" && !term.isEmpty
     }

@@ -26,6 +26,10 @@ public struct Session: Sendable {
     private var groupDepth = 0
     private var groupStart = 0
     private var groupText = ""
+    /// How many times the documents changed: each edit, undo and redo counts one. A batch
+    /// run reports it per file; it tells a command that changed something from one that
+    /// did not.
+    public private(set) var revision = 0
 
     public init() {}
 
@@ -149,6 +153,7 @@ public struct Session: Sendable {
     public mutating func perform(_ plan: EditPlan, text: String, placing placed: [Identity] = []) {
         guard !plan.changes.isEmpty else { return }
         let step = workspace.perform(plan.changes)
+        revision += 1
         redoStack.removeAll()
         undoStack.append(HistoryEntry(text: text, step: step, placed: placed))
     }
@@ -191,6 +196,7 @@ public struct Session: Sendable {
         guard var entry = undoStack.popLast() else { return nil }
         groupStart = min(groupStart, undoStack.count)
         workspace.revert(&entry.step, forward: false)
+        revision += 1
         redoStack.append(entry)
         return entry
     }
@@ -198,6 +204,7 @@ public struct Session: Sendable {
     public mutating func redo() -> HistoryEntry? {
         guard var entry = redoStack.popLast() else { return nil }
         workspace.revert(&entry.step, forward: true)
+        revision += 1
         undoStack.append(entry)
         return entry
     }
