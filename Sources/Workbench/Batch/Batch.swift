@@ -52,7 +52,12 @@ struct Batch {
         let source = PathSource(paths: invocation.paths, listDescriptor: listDescriptor,
                                 listName: invocation.filesFrom ?? "", shard: invocation.shard)
         let jobs = max(1, min(invocation.jobs ?? ProcessInfo.processInfo.activeProcessorCount, total ?? Int.max))
-        let plan = Plan(options: options, variables: invocation.variables, actions: invocation.actions, scripts: scripts,
+        // Every save of the batch is atomic; the flush to the disk is made once, at the end
+        // (below), not twice a file: on thousands of small files the waits for the disk are
+        // most of the time.
+        var sessionOptions = options
+        sessionOptions.defersFlush = true
+        let plan = Plan(options: sessionOptions, variables: invocation.variables, actions: invocation.actions, scripts: scripts,
                         isTerminal: output.isTerminal, colorsErrors: output.colorsErrors)
         let queue = BatchQueue(source: source, workers: total == 0 ? 0 : jobs, pending: jobs * 2)
         for _ in 0..<(total == 0 ? 0 : jobs) {
@@ -83,6 +88,7 @@ struct Batch {
             standard?.flush()
             progress?.draw(tally, seconds: clock.seconds, force: true)
         }
+        if tally.changed > 0 { sync() }
         progress?.clear()
         if let problem = queue.sourceProblem {
             output.writeError("wb: \(paint("error:", "31")) --files-from \(problem.escapingControls)\n")

@@ -55,6 +55,7 @@ final class PathSource {
         if !given.isEmpty { given = [] }
         while true {
             if let newline = buffer[bufferStart...].firstIndex(of: 0x0A) {
+                if newline - bufferStart > Self.lineLimit { return tooLong() }
                 let line = buffer[bufferStart..<newline]
                 bufferStart = newline + 1
                 if let path = Self.path(line) { return path }
@@ -69,12 +70,7 @@ final class PathSource {
                 buffer.removeSubrange(0..<bufferStart)
                 bufferStart = 0
             }
-            if buffer.count > Self.lineLimit {
-                problem = "\(listName): a line is longer than \(Self.lineLimit) bytes; the list was read up to it"
-                ended = true
-                buffer = []
-                return nil
-            }
+            if buffer.count > Self.lineLimit { return tooLong() }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -87,6 +83,14 @@ final class PathSource {
                 buffer.append(contentsOf: chunk[0..<count])
             }
         }
+    }
+
+    private func tooLong() -> String? {
+        problem = "\(listName): a line is longer than \(Self.lineLimit) bytes; the list was read up to it"
+        ended = true
+        buffer = []
+        bufferStart = 0
+        return nil
     }
 
     private static func path(_ line: ArraySlice<UInt8>) -> String? {

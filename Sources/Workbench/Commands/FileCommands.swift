@@ -122,7 +122,7 @@ extension Shell {
         writes.append(FileWrite(path: path, bytes: bytes))
         let stamps: [FileStamp?]
         do {
-            stamps = try FileIO.commit(writes, faults: options.faults) { () throws(FileError) in
+            stamps = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush) { () throws(FileError) in
                 if checkUnchanged, let problem = self.changeOnDisk(file) { throw FileError(path: file.path, message: problem) }
             }
             filesWritten += writes.count

@@ -9,6 +9,9 @@ public struct ShellOptions: Sendable {
     public var keepGoing = false
     /// Where saves fail on purpose (tests of crashes and full disks); none normally.
     public var faults = WriteFaults()
+    /// Saves leave flushing to the disk to whoever runs the shell (a batch flushes once, at
+    /// its end); each save is atomic all the same.
+    public var defersFlush = false
 
     public init() {}
 }
