@@ -56,6 +56,41 @@ final class BatchEndToEndTests: XCTestCase {
         }
     }
 
+    /// On a terminal, standard error carries a progress bar, redrawn in place, and cleared
+    /// before the summary.
+    func testAProgressBarOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("python3 is needed to give wb a pseudo-terminal")
+        }
+        let paths = try rooms(3)
+        let driver = """
+            import os, pty, sys
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            out = b""
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            os.waitpid(pid, 0)
+            sys.stdout.write(out.decode("utf-8", "replace"))
+            """
+        let result = try Harness.run(["-c", driver, Harness.wb.path, "--each", "-c", "echo $FILE_INDEX"] + paths,
+                                     executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\r\u{1B}[K[########################] 3/3 files, 0 failed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("files/s"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\r\u{1B}[Kwb: 3 files in "), "cleared before the summary: \(result.stdout)")
+        let quiet = try Harness.run(["-c", driver, Harness.wb.path, "--each", "-q", "-c", "echo $FILE_INDEX"] + paths,
+                                    executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        XCTAssertFalse(quiet.stdout.contains("files/s"), "-q: no progress bar")
+    }
+
     func testTheGNUParallelExampleOfTheReadme() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scripts/parallel-example.sh")

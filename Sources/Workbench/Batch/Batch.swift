@@ -82,13 +82,16 @@ struct Batch {
                 progress?.draw(tally, seconds: clock.seconds)
                 continue
             }
-            progress?.clear()
+            // The bar is taken down only when something is printed where it is drawn.
+            let printsOnTerminal = outcome.chunks.contains { $0.isError || output.isTerminal } || (options.json && output.isTerminal)
+            if printsOnTerminal { progress?.clear() }
             emit(outcome)
             tally.add(outcome)
             standard?.flush()
-            progress?.draw(tally, seconds: clock.seconds, force: true)
+            progress?.draw(tally, seconds: clock.seconds)
         }
         if tally.changed > 0 { sync() }
+        progress?.draw(tally, seconds: clock.seconds, force: true)
         progress?.clear()
         if let problem = queue.sourceProblem {
             output.writeError("wb: \(paint("error:", "31")) --files-from \(problem.escapingControls)\n")

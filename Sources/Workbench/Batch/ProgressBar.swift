@@ -1,8 +1,9 @@
 import Foundation
 
 /// A batch's progress on standard error when that is a terminal: files done of all, the
-/// failures so far, the rate and the time left, redrawn in place at most ten times a second.
-/// The main thread clears it before it prints a file's output and draws it again after.
+/// failures so far, the rate and the time left, redrawn in place at most ten times a second
+/// (and at once after it was taken down). The main thread takes it down before it prints a
+/// file's output on the terminal and draws it again after.
 final class ProgressBar {
     let total: Int?
     let output: OutputSink
@@ -15,7 +16,7 @@ final class ProgressBar {
     }
 
     func draw(_ tally: BatchTally, seconds: Double, force: Bool = false) {
-        guard force ? seconds - lastDrawn >= 0.1 || !shown : seconds - lastDrawn >= 0.1 else { return }
+        guard force || !shown || seconds - lastDrawn >= 0.1 else { return }
         lastDrawn = seconds
         let done = tally.files
         let rate = seconds > 0 ? Double(done) / seconds : 0

@@ -38,6 +38,8 @@ public enum Program {
               --version, --help
 
         With no -c/-f, wb reads commands from the terminal (or from stdin when it is not one).
+        At the terminal, wb keeps a journal of your edits (.NAME.wb-journal beside the first
+        PATH) until you save or quit, so that a session that dies can be replayed.
         Exit status: 0 everything ran; 1 a command failed (with --each: a file failed);
         2 the invocation was wrong.
         Type 'help' inside wb for the commands.
