@@ -65,6 +65,38 @@ final class JournalReplayTests: XCTestCase {
         }
     }
 
+    /// An undo back to what is on disk is not a save: the journal keeps what the redo needs.
+    func testAnUndoToTheSavedStateKeepsTheJournal() throws {
+        let (live, _) = interactiveShell()
+        for command in ["rotate r1 30", "undo", "undo", "redo", "move r1 1 0"] {
+            live.run(script: command, source: "-")
+            live.journalCheckpoint()
+        }
+        let expected = try state(live)
+        live.journal?.close()
+        let (recovered, start) = interactiveShell(recover: true)
+        XCTAssertNotNil(start.replayed)
+        let got = try state(recovered)
+        XCTAssertEqual(got.0, expected.0)
+        XCTAssertEqual(got.1, expected.1)
+        start.replayed?.remove()
+    }
+
+    /// After a save the journal starts from the saved file; an undo of a step from before
+    /// the save cannot be replayed from it, and recovery says so instead of guessing.
+    func testAnUndoPastTheLastSaveIsRefusedNotGuessed() throws {
+        let (live, _) = interactiveShell()
+        for command in ["rotate r1 30", "save", "label r1 kitchen", "undo", "undo"] {
+            live.run(script: command, source: "-")
+            live.journalCheckpoint()
+        }
+        live.journal?.close()
+        let (recovered, start) = interactiveShell(recover: true)
+        XCTAssertTrue(start.refused)
+        let errors = ((recovered.output as? TerminalSafeOutput)?.base as? BufferedOutput)?.standardError ?? ""
+        XCTAssertTrue(errors.contains("'undo' took back a step from before the last save"), errors)
+    }
+
     func testHandlesThatAFreshOpenWouldNumberOtherwiseAreRefused() throws {
         let (live, _) = interactiveShell()
         // w1 goes for good with the save; a fresh open numbers the other walls from w1 again.

@@ -30,7 +30,7 @@ struct Batch {
         var colorsErrors: Bool
     }
 
-    func run(readStandardInput: () throws -> [UInt8]) -> Int32 {
+    func run() -> Int32 {
         var listDescriptor: Int32 = -1
         if let list = invocation.filesFrom {
             if list == "-" {

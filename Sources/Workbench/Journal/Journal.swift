@@ -35,6 +35,14 @@ final class Journal {
     private var fd: Int32
     private(set) var entryCount = 0
     private var unsynced = false
+    /// The session's saves when the journal (re)started.
+    private(set) var savesAtStart = 0
+    /// The undo and redo steps the session had when the journal restarted after a save: a
+    /// replay starts from the saved files, without them, so an undo or redo that reaches
+    /// them cannot be replayed.
+    private var undoFloor = 0
+    private var redoFloor = 0
+    private var unreplayable = false
 
     /// Commands that never change the session: not recorded. Everything else is, so a
     /// command added later is recorded (and replayed) unless it is named here.
@@ -70,6 +78,7 @@ final class Journal {
         }
         let journal = Journal(path: path, fd: fd)
         try journal.writeHeader(JournalHeader(shell: shell))
+        journal.savesAtStart = shell.session.saves
         return journal
     }
 
@@ -123,6 +132,23 @@ final class Journal {
         entryCount = 0
         try? writeHeader(JournalHeader(shell: shell))
         unsynced = false
+        savesAtStart = shell.session.saves
+        undoFloor = shell.session.undoStack.count
+        redoFloor = shell.session.redoStack.count
+        unreplayable = false
+    }
+
+    /// After a recorded command: notes when it undid or redid a step from before the last
+    /// save, which a replay from the saved files cannot do. Recovery then refuses the
+    /// journal, saying why, rather than rebuild something else.
+    func noteHistory(of session: Session, after command: String) {
+        let crossed = session.undoStack.count < undoFloor || (command == "redo" && session.redoStack.count < redoFloor)
+        if crossed && !unreplayable {
+            unreplayable = true
+            append(JournalEntry.unreplayable("'\(command)' took back a step from before the last save").json)
+        }
+        undoFloor = min(undoFloor, session.undoStack.count)
+        redoFloor = min(redoFloor, session.redoStack.count)
     }
 
     /// A clean end of the session: the journal is not needed.

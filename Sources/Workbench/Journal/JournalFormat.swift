@@ -114,6 +114,8 @@ enum JournalEntry {
     case begin(String)
     case end
     case opened(path: String, digest: ContentDigest)
+    /// From here on the journal cannot rebuild the session (why).
+    case unreplayable(String)
 
     static func command(_ invocation: Invocation, spec: CommandSpec) -> JournalEntry {
         var arguments: [String] = []
@@ -147,6 +149,7 @@ enum JournalEntry {
         case .begin(let text): return "{" + jsonPair("begin", text) + "}"
         case .end: return "{\"end\":true}"
         case .opened(let path, let digest): return "{" + jsonPair("opened", path) + "," + jsonPair("digest", digest.description) + "}"
+        case .unreplayable(let why): return "{" + jsonPair("unreplayable", why) + "}"
         }
     }
 
@@ -162,6 +165,8 @@ enum JournalEntry {
             self = .begin(text)
         } else if object["end"] as? Bool == true {
             self = .end
+        } else if let why = object["unreplayable"] as? String {
+            self = .unreplayable(why)
         } else if let path = object["opened"] as? String, let digest = (object["digest"] as? String).flatMap(ContentDigest.init) {
             self = .opened(path: path, digest: digest)
         } else {

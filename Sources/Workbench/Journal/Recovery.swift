@@ -112,6 +112,9 @@ struct JournalStart {
                 + "closed before its last save)"
         }
         for item in found.entries {
+            if case .unreplayable(let why) = item.entry {
+                return "\(why), which a replay from the saved files cannot do (line \(item.line) of the journal)"
+            }
             guard case .opened(let path, let digest) = item.entry else { continue }
             let current = (try? FileIO.read(path)).map(ContentDigest.init)
             if current != digest { return "\(path), which the session opened, changed on disk since" }
@@ -166,7 +169,7 @@ struct JournalStart {
                     replayer.session.endGroup()
                     depth -= 1
                 }
-            case .failed, .opened:
+            case .failed, .opened, .unreplayable:
                 break
             }
         }

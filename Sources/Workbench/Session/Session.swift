@@ -30,6 +30,8 @@ public struct Session: Sendable {
     /// run reports it per file; it tells a command that changed something from one that
     /// did not.
     public private(set) var revision = 0
+    /// How many times a file or store was saved back where it came from.
+    public private(set) var saves = 0
 
     public init() {}
 
@@ -143,6 +145,12 @@ public struct Session: Sendable {
 
     public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil) {
         workspace.markSaved(id: id, stamp: stamp, digest: digest)
+        saves += 1
+    }
+
+    /// Notes a store saved (the workspace has marked it).
+    public mutating func countStoreSave() {
+        saves += 1
     }
 
     // MARK: Editing and history

@@ -224,7 +224,7 @@ public enum Program {
 
         if invocation.each {
             let batch = Batch(invocation: invocation, options: options, scripts: scripts, output: output)
-            return batch.run(readStandardInput: readStandardInput)
+            return batch.run()
         }
 
         let readsStandardInputScript = scripts["-"] != nil

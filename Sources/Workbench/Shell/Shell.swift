@@ -187,6 +187,7 @@ public final class Shell {
         journal.record(invocation, spec: spec)
         let firstNew = session.workspace.nextFileID
         defer {
+            journal.noteHistory(of: session, after: spec.name)
             // Files the command opened, as they were: a replay refuses files changed since.
             for file in session.files where file.id >= firstNew {
                 if let digest = file.contentDigest { journal.recordOpened(path: file.path, digest: digest) }
@@ -215,10 +216,11 @@ public final class Shell {
         journalCheckpoint()
     }
 
-    /// After a command at the prompt (or the end of a script): once everything is saved,
-    /// the journal starts afresh from the files as they now are on disk.
+    /// After a command at the prompt (or the end of a script): once a save has left nothing
+    /// unsaved, the journal starts afresh from the files as they now are on disk. (Not when
+    /// an undo goes back to what is on disk: the journal would then lose the redo.)
     func journalCheckpoint() {
-        guard let journal, groupTexts.isEmpty, !session.hasUnsavedChanges, journal.entryCount > 0 else { return }
+        guard let journal, groupTexts.isEmpty, session.saves > journal.savesAtStart, !session.hasUnsavedChanges else { return }
         journal.restart(from: self)
     }
 
