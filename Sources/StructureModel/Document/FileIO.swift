@@ -490,16 +490,32 @@ final class TemporarySweep: @unchecked Sendable {
     private var folders: [String: [String]] = [:]
     private var order: [String] = []
 
+    /// Names of the form `.X.wb-` and eight characters, read entry by entry: a folder of
+    /// 100,000 scans is not turned into 100,000 strings to find the few that matter.
+    private static func possibleTemporaries(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let marker = Array(".wb-".utf8)
+        var found: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8]? in
+                let bytes = raw.prefix { $0 != 0 }
+                guard bytes.first == UInt8(ascii: "."), bytes.count > 12,
+                      bytes.dropLast(8).suffix(4).elementsEqual(marker) else { return nil }
+                return Array(bytes)
+            }
+            if let name { found.append(String(decoding: name, as: UTF8.self)) }
+        }
+        return found
+    }
+
     /// The names in `folder` that start with `prefix` and may be temporary files, each
     /// handed out once.
     func candidates(prefix: String, in folder: String) -> [String] {
         lock.lock()
         defer { lock.unlock() }
         if folders[folder] == nil {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            folders[folder] = names.filter { name in
-                name.hasPrefix(".") && name.utf8.count > 12 && name.utf8.dropLast(8).reversed().starts(with: Array("-bw.".utf8))
-            }
+            folders[folder] = Self.possibleTemporaries(in: folder)
             order.append(folder)
             if order.count > Self.folderLimit { folders[order.removeFirst()] = nil }
         }
