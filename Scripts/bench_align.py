@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from bench_results import record
+
 
 def plan_pose(transform):
     """(direction of local x in plan, middle in plan) of a column-major 4x4."""
@@ -155,6 +157,14 @@ def main():
     print("5 cm and 1 degree of the truth; across: at the right wall, up to its thickness across;")
     print("wrong: elsewhere, without a word; left: reported as not certain and not moved.")
     print("targets: right >= 95 % (100 % at noise 0), wrong <= 1 % (0 % at noise 0).")
+    for label, seeds, total, shared, counts, slowest, errors in rows:
+        right = 100 * shared["right"] / max(total, 1)
+        wrong = 100 * shared["wrong"] / max(total, 1)
+        exact = label == "noise 0"
+        record("align", f"align --all auto, {label} ({seeds} buildings): rooms placed right", f"{right:.1f} %", "-", None,
+               "100 %" if exact else ">= 95 %", right >= (100 if exact else 95))
+        record("align", f"align --all auto, {label} ({seeds} buildings): rooms placed wrong", f"{wrong:.1f} %", "-", None,
+               "0 %" if exact else "<= 1 %", wrong <= (0 if exact else 1))
     for label, seeds, total, shared, counts, slowest, errors in rows:
         if errors:
             print(f"{label}: median error of right rooms {1000 * errors[len(errors) // 2]:.1f} mm, "

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+from bench_results import ms, record
+
 wb, source, work = sys.argv[1], sys.argv[2], sys.argv[3]
 runs = 7
 
@@ -46,5 +48,11 @@ for name, value in medians.items():
     if name != "wb open+save":
         print(f"ratio wb / {name.split(' (')[0]} ({name.split('(')[1].rstrip(')')}): {wb_time / value:.2f}")
 print(f"wb's output is byte-identical to its input: {same}")
+pretty = medians["python json load+dump (indent=2, sort_keys: the same form)"]
+compact = medians["python json load+dump (compact, C encoder)"]
+record("codec", f"open+save {size / 1e6:.0f} MB: wb / python json (same form)", ms(wb_time), ms(pretty),
+       wb_time / pretty, "<= 0.5", wb_time / pretty <= 0.5 and same)
+record("codec", f"open+save {size / 1e6:.0f} MB: wb / python json (compact)", ms(wb_time), ms(compact),
+       wb_time / compact, "< 1", wb_time / compact < 1 and same)
 if not same:
     sys.exit(1)

@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from bench_results import record
+
 wb, work, room = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 LIMIT = float(os.environ.get("WB_SCALE_LIMIT", "60"))
 BUDGET = float(os.environ.get("WB_SCALE_BUDGET", "280"))
@@ -365,6 +367,14 @@ one_move()
 say()
 header = ("measure", "wb", "peer", "ratio", "target", "result")
 rows = [row for section in sorted(table) for row in table[section]]
+for row in rows:
+    ratio_value = None
+    try:
+        ratio_value = float(str(row[3]).lstrip("<> "))
+    except ValueError:
+        pass
+    record("scale", row[0], row[1], row[2], ratio_value, row[4],
+           {"PASS": True, "FAIL": False}.get(row[5]))
 widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
 for row in [header] + rows:
     say("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width) if i < 4 else str(cell).ljust(width)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+from bench_results import ms, record
+
 wb, room, work = sys.argv[1], sys.argv[2], sys.argv[3]
 
 # Cheap commands that do real work: listings of a small room, an edit with undo/redo
@@ -40,6 +42,7 @@ def timed(command, runs):
 batch = timed([wb, "-q", room, "-f", script], 3)
 commands = sum(1 for line in lines if not line.startswith("#"))
 print(f"batch: {len(lines)} lines ({commands} commands) in {batch * 1000:.0f} ms: {commands / batch:,.0f} commands/s")
+record("shell", "100,000-line script of cheap commands", f"{commands / batch:,.0f} commands/s", "-", None, "-", None)
 
 # A long script of edits: 100,000 moves with -f against the same lines piped on stdin,
 # alternated; the two should cost the same (ratio about 1). A run is killed after 60 s.
@@ -71,6 +74,12 @@ elif "stdin" not in killed:
 else:
     ratio = "unknown"
 print(f"100,000 moves: -f {shown['-f']}, piped on stdin {shown['stdin']}, ratio {ratio} (target about 1)")
+try:
+    ratio_value = float(ratio)
+except ValueError:
+    ratio_value = None
+record("shell", "100,000 moves: -f / stdin", shown["-f"], f"stdin {shown['stdin']}", ratio_value, "0.8 - 1.25",
+       ratio_value is not None and 0.8 <= ratio_value <= 1.25)
 
 # Start-up: alternate the two so that machine noise hits both.
 wb_times, py_times = [], []
@@ -79,3 +88,5 @@ for _ in range(30):
     py_times.append(timed([sys.executable, "-c", "pass"], 1))
 wb_start, py_start = statistics.median(wb_times), statistics.median(py_times)
 print(f"start-up: wb -c quit {wb_start * 1000:.1f} ms, python3 -c pass {py_start * 1000:.1f} ms, ratio {wb_start / py_start:.2f}")
+record("shell", "start-up: wb -c quit / python3 -c pass", ms(wb_start), ms(py_start), wb_start / py_start, "<= 1.0",
+       wb_start / py_start <= 1.0)

@@ -1,6 +1,8 @@
 """A generated store with a 50 MB world map, timed in wb and in Python on the same files."""
 import os, plistlib, random, re, statistics, subprocess, sys, time, uuid, zlib
 
+from bench_results import ms, record
+
 wb, work = sys.argv[1], sys.argv[2]
 store = os.path.join(work, "store")
 for folder in ["spaces", "worldmaps", "anchors"]:
@@ -69,3 +71,8 @@ peak = subprocess.run(["/usr/bin/time", "-f", "%M", wb, "-q", store, "-c", "show
 print(f"world map: {len(archive) / 1e6:.1f} MB raw, {len(stored) / 1e6:.1f} MB stored (raw DEFLATE)")
 print(f"open + inspect: wb {wb_t * 1000:.0f} ms, python zlib+plistlib {py_t * 1000:.0f} ms, ratio {wb_t / py_t:.2f}")
 print(f"wb peak RSS {int(peak) / 1024:.0f} MiB = {int(peak) * 1024 / len(archive):.2f} x the raw map (target < 3)")
+record("space", "50 MB world map, open + inspect: wb / python zlib+plistlib", ms(wb_t), ms(py_t), wb_t / py_t, "< 1",
+       wb_t / py_t < 1)
+memory = int(peak) * 1024 / len(archive)
+record("space", "peak RSS / raw world map", f"{int(peak) / 1024:.0f} MiB", f"map {len(archive) / 2**20:.0f} MiB", memory,
+       "< 3", memory < 3)

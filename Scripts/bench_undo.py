@@ -4,6 +4,8 @@ import resource
 import subprocess
 import sys
 
+from bench_results import record
+
 wb, structure, work = sys.argv[1], sys.argv[2], sys.argv[3]
 labels = ["livingRoom", "bedroom", "bathroom", "kitchen", "diningRoom", "unidentified"]
 lines = []
@@ -49,5 +51,7 @@ print(f"RSS: wb alone {empty / 1024:.1f} MiB, after opening {opened / 1024:.1f} 
       f"peak after {steps} undo steps {edited / 1024:.1f} MiB")
 print(f"the history adds {history / 1024:.1f} MiB; the document takes {document / 1024:.1f} MiB in memory "
       f"({size / 1024:.1f} MiB on disk): ratio {history / document:.2f} (target < 1)")
+record("undo", "10,000-step history / document in memory", f"+{history / 1024:.1f} MiB", f"document {document / 1024:.1f} MiB",
+       history / document, "< 1", history / document < 1 and steps >= 9_900)
 if steps < 9_900:
     sys.exit(f"expected about 10,000 steps in the history, found {steps}")

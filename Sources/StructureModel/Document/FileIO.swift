@@ -88,8 +88,16 @@ public enum FileIO {
         case EFBIG: return "the file is larger than this process may write (a file-size limit, ulimit -f)"
         case EROFS: return "the file system is read-only"
         case ENAMETOOLONG: return "the path is too long"
-        default: return String(cString: strerror(code))
+        default: return systemText(code)
         }
+    }
+
+    /// The C library's words for an errno. `strerror` may share one buffer among threads
+    /// (a batch saves on several at once); `strerror_r` writes into the caller's.
+    private static func systemText(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "error \(code)" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static let notRegularText = "is not a regular file (a device, a pipe or a socket): wb reads and saves only files"
@@ -182,8 +190,9 @@ public enum FileIO {
 
     /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old
     /// file or the new one, never a mixture (see `commit`).
-    public static func writeAtomically(_ bytes: [UInt8], to requested: String, faults: WriteFaults = WriteFaults()) throws(FileError) {
-        _ = try commit([FileWrite(path: requested, bytes: bytes)], faults: faults)
+    public static func writeAtomically(_ bytes: [UInt8], to requested: String, faults: WriteFaults = WriteFaults(),
+                                       flushes: Bool = true) throws(FileError) {
+        _ = try commit([FileWrite(path: requested, bytes: bytes)], faults: faults, flushes: flushes)
     }
 
     /// Replaces each file of `writes` with its bytes, as one save:
@@ -210,7 +219,14 @@ public enum FileIO {
     /// touched. A symbolic link is followed: the file it points at is replaced and the link
     /// stays, as editors and sqlite do. Returns the stamp of each file as written, taken
     /// under the lock.
-    public static func commit(_ writes: [FileWrite], faults: WriteFaults = WriteFaults(),
+    ///
+    /// `flushes: false` leaves out the flushes to the disk (of each temporary file, and of
+    /// the folder after each rename): the replacement is still atomic for every process and
+    /// for a crash of this one, and the caller flushes everything at once later (a batch of
+    /// thousands of saves calls `sync` when it ends, rather than waiting for the disk twice a
+    /// file). Until then a power cut may lose the new versions (ext4, by default, still
+    /// writes a replaced file's data before the rename that replaced it).
+    public static func commit(_ writes: [FileWrite], faults: WriteFaults = WriteFaults(), flushes: Bool = true,
                               verify: (() throws(FileError) -> Void)? = nil) throws(FileError) -> [FileStamp?] {
         var prepared: [(path: String, folder: String, temporary: String, fd: Int32)] = []
         func abandon() {
@@ -250,7 +266,7 @@ public enum FileIO {
             prepared.append((target.path, target.folder, temporary, fd))
             var code = writeAll(fd, write.bytes)
             if code == nil, let keptMode = target.mode, fchmod(fd, keptMode) != 0 { code = errno }
-            if code == nil && fsync(fd) != 0 { code = errno }
+            if code == nil && flushes && fsync(fd) != 0 { code = errno }
             if let code {
                 abandon()
                 throw FileError(path: target.path, message: errorText(code))
@@ -291,7 +307,7 @@ public enum FileIO {
                 abandon()
                 throw failure
             }
-            syncFolder(item.folder)
+            if flushes { syncFolder(item.folder) }
             stamps.append(stamp(of: item.path))
         }
         for item in prepared { close(item.fd) }
@@ -311,7 +327,10 @@ public enum FileIO {
                 result.append(-1)
                 continue
             }
+            // The lock is held for a rename or two, so a short wait first, growing to 10 ms:
+            // saves of a batch meet here all the time, and a fixed 10 ms nap made them queue.
             var waited = 0.0
+            var nap = 0.000_05
             while true {
                 if flock(fd, LOCK_EX | LOCK_NB) == 0 {
                     result.append(fd)
@@ -328,8 +347,9 @@ public enum FileIO {
                     result.append(-2)
                     break
                 }
-                usleep(10_000)
-                waited += 0.01
+                usleep(useconds_t(nap * 1_000_000))
+                waited += nap
+                nap = min(nap * 2, 0.01)
             }
         }
         return result
@@ -345,10 +365,11 @@ public enum FileIO {
 
     /// Removes temporary files of wb's for `path` that no process is writing (their lock is
     /// free: whoever made them was killed, or ran out of disk and could not clean up).
+    /// The folder is listed once per process (see `TemporarySweep`), not once per save: a
+    /// batch saving 100,000 files in one folder would otherwise read it 100,000 times.
     static func removeStaleTemporaries(of path: String, in folder: String) {
         let prefix = temporaryPrefix(for: path)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 8 {
+        for name in TemporarySweep.shared.candidates(prefix: prefix, in: folder) {
             let candidate = folder + "/" + name
             let fd = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { continue }
@@ -451,4 +472,56 @@ private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count:
 @inline(__always)
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     write(fd, buffer, count)
+}
+
+/// What a listing of a folder found that may be wb's temporary files (`.NAME.wb-` and eight
+/// characters), kept for the folders this process saved in lately, so that each folder is
+/// listed once rather than at every save. Saves on several threads (a batch) share it,
+/// behind a lock. A temporary file that a killed process leaves in a folder after this
+/// process listed it is removed by the next process that saves there. At most
+/// `folderLimit` folders are remembered (a batch over a million folders must not keep a
+/// million entries); a folder forgotten is listed again when next saved in.
+final class TemporarySweep: @unchecked Sendable {
+    static let shared = TemporarySweep()
+    static let folderLimit = 64
+
+    // Read and written only with `lock` held.
+    private let lock = NSLock()
+    private var folders: [String: [String]] = [:]
+    private var order: [String] = []
+
+    /// Names of the form `.X.wb-` and eight characters, read entry by entry: a folder of
+    /// 100,000 scans is not turned into 100,000 strings to find the few that matter.
+    private static func possibleTemporaries(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        let marker = Array(".wb-".utf8)
+        var found: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8]? in
+                let bytes = raw.prefix { $0 != 0 }
+                guard bytes.first == UInt8(ascii: "."), bytes.count > 12,
+                      bytes.dropLast(8).suffix(4).elementsEqual(marker) else { return nil }
+                return Array(bytes)
+            }
+            if let name { found.append(String(decoding: name, as: UTF8.self)) }
+        }
+        return found
+    }
+
+    /// The names in `folder` that start with `prefix` and may be temporary files, each
+    /// handed out once.
+    func candidates(prefix: String, in folder: String) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        if folders[folder] == nil {
+            folders[folder] = Self.possibleTemporaries(in: folder)
+            order.append(folder)
+            if order.count > Self.folderLimit { folders[order.removeFirst()] = nil }
+        }
+        let all = folders[folder] ?? []
+        let mine = all.filter { $0.hasPrefix(prefix) && $0.utf8.count == prefix.utf8.count + 8 }
+        if !mine.isEmpty { folders[folder] = all.filter { !mine.contains($0) } }
+        return mine
+    }
 }

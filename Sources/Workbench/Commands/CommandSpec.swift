@@ -106,6 +106,9 @@ public struct CommandSpec {
     public var details: String
     /// Whether the command changes documents (so `--dry-run` and history care).
     public var edits: Bool
+    /// Whether the command writes files (`save`, `export`): a batch refuses these once a
+    /// command of the file's script has failed, so that a file is fixed whole or not at all.
+    public var writesFiles: Bool
     public var run: (inout Invocation) throws -> Void
 
     public init(
@@ -115,6 +118,7 @@ public struct CommandSpec {
         summary: String,
         details: String = "",
         edits: Bool = false,
+        writesFiles: Bool = false,
         run: @escaping (inout Invocation) throws -> Void
     ) {
         self.name = name
@@ -123,6 +127,7 @@ public struct CommandSpec {
         self.summary = summary
         self.details = details
         self.edits = edits
+        self.writesFiles = writesFiles
         self.run = run
     }
 

@@ -44,7 +44,8 @@ extension Shell {
                     (--one-page: all on one page). --north DEG: the bearing of the page's up (else the file's "azimuth", else 0).
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
-                    """
+                    """,
+                writesFiles: true
             ) { invocation in
                 try invocation.shell.exportCommand(invocation)
             },

@@ -122,9 +122,10 @@ extension Shell {
         writes.append(FileWrite(path: path, bytes: bytes))
         let stamps: [FileStamp?]
         do {
-            stamps = try FileIO.commit(writes, faults: options.faults) { () throws(FileError) in
+            stamps = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush) { () throws(FileError) in
                 if checkUnchanged, let problem = self.changeOnDisk(file) { throw FileError(path: file.path, message: problem) }
             }
+            filesWritten += writes.count
         } catch {
             let which = error.path == path || error.path == file.path ? "" : "\(error.path): "
             throw CommandFailure("cannot save \(path): \(which)\(error.message)", at: word)
@@ -238,7 +239,11 @@ extension Shell {
                     names (NAME.wb.json) is written with the file as one save: if either cannot be
                     written, neither is replaced. Temporary files left by a killed save of the same
                     file are removed. With --dry-run nothing is written; save says what it would have written.
-                    """
+                    In a batch (wb --each), save refuses once a command of the file's script has failed (with -k),
+                    so that each file is fixed whole or not at all. In the interactive shell, a save after which
+                    nothing is unsaved starts the crash journal afresh.
+                    """,
+                writesFiles: true
             ) { invocation in
                 let shell = invocation.shell
                 let force = invocation.flag("--force")

@@ -227,7 +227,8 @@ extension Shell {
             return true
         }
         do {
-            try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults)
+            try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults, flushes: !options.defersFlush)
+            filesWritten += 1
         } catch {
             throw CommandFailure("cannot write \(path.text): \(error.message)"
                                  + (FileIO.isRegularFile(path.text) || !FileManager.default.fileExists(atPath: path.text)

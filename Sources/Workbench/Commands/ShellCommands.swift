@@ -28,9 +28,9 @@ extension Shell {
         }
         let text = try readScript(path, at: word)
         sourceStack.append(canonical)
-        session.beginGroup(text: "source \(path)")
+        beginGroup(text: "source \(path)")
         defer {
-            session.endGroup()
+            endGroup()
             sourceStack.removeLast()
         }
         if !run(script: text, source: path) {

@@ -447,6 +447,8 @@ extension Shell {
                 continue
             }
             session.workspace.markStoreSaved(id: entry.id, as: result.store)
+            session.countStoreSave()
+            filesWritten += result.written.count + result.renamed.count
             for renamed in result.renamed { inform("renamed \(renamed.from) to \(FileIO.baseName(of: renamed.to)), the name the SDK looks for") }
             for file in result.written { inform("wrote \(file)") }
             if result.events > 0 { inform("appended \(result.events) event\(result.events == 1 ? "" : "s") to the event logs") }

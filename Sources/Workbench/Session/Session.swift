@@ -26,6 +26,12 @@ public struct Session: Sendable {
     private var groupDepth = 0
     private var groupStart = 0
     private var groupText = ""
+    /// How many times the documents changed: each edit, undo and redo counts one. A batch
+    /// run reports it per file; it tells a command that changed something from one that
+    /// did not.
+    public private(set) var revision = 0
+    /// How many times a file or store was saved back where it came from.
+    public private(set) var saves = 0
 
     public init() {}
 
@@ -139,6 +145,12 @@ public struct Session: Sendable {
 
     public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil) {
         workspace.markSaved(id: id, stamp: stamp, digest: digest)
+        saves += 1
+    }
+
+    /// Notes a store saved (the workspace has marked it).
+    public mutating func countStoreSave() {
+        saves += 1
     }
 
     // MARK: Editing and history
@@ -149,6 +161,7 @@ public struct Session: Sendable {
     public mutating func perform(_ plan: EditPlan, text: String, placing placed: [Identity] = []) {
         guard !plan.changes.isEmpty else { return }
         let step = workspace.perform(plan.changes)
+        revision += 1
         redoStack.removeAll()
         undoStack.append(HistoryEntry(text: text, step: step, placed: placed))
     }
@@ -191,6 +204,7 @@ public struct Session: Sendable {
         guard var entry = undoStack.popLast() else { return nil }
         groupStart = min(groupStart, undoStack.count)
         workspace.revert(&entry.step, forward: false)
+        revision += 1
         redoStack.append(entry)
         return entry
     }
@@ -198,6 +212,7 @@ public struct Session: Sendable {
     public mutating func redo() -> HistoryEntry? {
         guard var entry = redoStack.popLast() else { return nil }
         workspace.revert(&entry.step, forward: true)
+        revision += 1
         undoStack.append(entry)
         return entry
     }

@@ -104,6 +104,8 @@ final class InteractiveShell {
             wble_add_history(text)
             if let historyPath, keepsHistory { _ = wble_write_history(historyPath) }
             shell.run(script: text, source: "-", firstLine: lineNumber - text.filter { $0 == "\n" }.count)
+            shell.journalCheckpoint()
+            shell.journal?.sync()
             (shell.sink as? StandardOutput)?.flush()
             _ = wble_take_interrupt()
             shell.clearInterrupt()

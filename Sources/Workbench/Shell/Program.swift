@@ -29,14 +29,23 @@ public enum Program {
               --json            machine-readable output from every command that prints data
               --dry-run         never write a file; save says what it would have written
           -D, --define NAME=VALUE   a variable for scripts, used as $NAME
+              --each            run the -c/-f commands once per PATH, each in a fresh session with
+                                that PATH open (batch fix-ups; $FILE names it)
+              --jobs N          with --each: N files at a time (default: the number of cores)
+              --files-from FILE with --each: the paths, one per line, from FILE ("-" for stdin)
+              --shard I/N       with --each: only every N-th path, starting at the I-th (1-based)
+              --recover         replay the journal an interrupted session left beside PATH, without asking
               --version, --help
 
         With no -c/-f, wb reads commands from the terminal (or from stdin when it is not one).
-        Exit status: 0 everything ran; 1 a command failed; 2 the invocation was wrong.
+        At the terminal, wb keeps a journal of your edits (.NAME.wb-journal beside the first
+        PATH) until you save or quit, so that a session that dies can be replayed.
+        Exit status: 0 everything ran; 1 a command failed (with --each: a file failed);
+        2 the invocation was wrong.
         Type 'help' inside wb for the commands.
         """
 
-    enum Action {
+    enum Action: Sendable {
         case command(String, index: Int)
         case file(String)
     }
@@ -47,6 +56,11 @@ public enum Program {
         var actions: [Action] = []
         var interactive = false
         var variables: [String: String] = [:]
+        var each = false
+        var jobs: Int?
+        var filesFrom: String?
+        var shard: Shard?
+        var recover = false
     }
 
     struct UsageError: Error {
@@ -90,6 +104,22 @@ public enum Program {
                     commandCount += 1
                 case "--file": result.actions.append(.file(try value(name, attached: attached)))
                 case "--define": try define(try value(name, attached: attached))
+                case "--jobs":
+                    let text = try value(name, attached: attached)
+                    guard let jobs = Int(text), jobs >= 1 else {
+                        throw UsageError(message: "--jobs needs a whole number of at least 1, got '\(text)'")
+                    }
+                    result.jobs = jobs
+                case "--files-from": result.filesFrom = try value(name, attached: attached)
+                case "--shard":
+                    let text = try value(name, attached: attached)
+                    guard let shard = Shard(text) else {
+                        throw UsageError(message: "--shard needs I/N with 1 <= I <= N (for example 2/4), got '\(text)'")
+                    }
+                    result.shard = shard
+                case "--each", "--recover":
+                    guard attached == nil else { throw UsageError(message: "\(name) takes no value") }
+                    if name == "--each" { result.each = true } else { result.recover = true }
                 case "--interactive", "--keep-going", "--echo", "--quiet", "--json", "--dry-run", "--version", "--help":
                     guard attached == nil else { throw UsageError(message: "\(name) takes no value") }
                     switch name {
@@ -137,6 +167,7 @@ public enum Program {
             }
             result.paths.append(argument)
         }
+        try result.checkCombinations()
         return result
     }
 
@@ -191,6 +222,11 @@ public enum Program {
             }
         }
 
+        if invocation.each {
+            let batch = Batch(invocation: invocation, options: options, scripts: scripts, output: output)
+            return batch.run()
+        }
+
         let readsStandardInputScript = scripts["-"] != nil
         let runsScripts = !invocation.actions.isEmpty
         let wantsShell = invocation.interactive || !runsScripts
@@ -202,35 +238,32 @@ public enum Program {
         for path in invocation.paths where !shell.openFile(path) {
             status = 1
         }
-        if status != 0 && (runsScripts || !stdinIsTerminal) {
+        if status != 0 && (runsScripts || !stdinIsTerminal || invocation.recover) {
             // Commands written for these files must not run against a partial session.
             return status
         }
 
-        for action in invocation.actions {
-            if shell.quitRequested { break }
-            let succeeded: Bool
-            switch action {
-            case .command(let text, _):
-                succeeded = shell.run(script: text, source: "-c")
-            case .file(let path):
-                // A script file is one undoable step.
-                shell.sourceStack = [path]
-                shell.session.beginGroup(text: "-f \(path)")
-                succeeded = shell.run(script: scripts[path] ?? "", source: path)
-                shell.session.endGroup()
-                shell.sourceStack = []
-            }
-            if !succeeded {
-                status = 1
-                if !shell.options.keepGoing { break }
-            }
+        // A journal beside the first file: an interactive session records into one; one left
+        // by a session that died is offered for replay (or replayed with --recover).
+        let interactiveSession = wantsShell && stdinIsTerminal
+        let journals = JournalStart.prepare(shell: shell, paths: status == 0 ? invocation.paths : [],
+                                            recover: invocation.recover, interactive: interactiveSession) { question in
+            output.write(question)
+            (output as? StandardOutput)?.flush()
+            return ["y", "yes"].contains(readTerminalLine().trimmingBlanks().lowercased())
         }
+        if journals.refused { return 1 }
+        shell.journal = journals.journal
+        defer { shell.journal?.close() }
+
+        status = runActions(invocation.actions, scripts: scripts, in: shell)
 
         if wantsShell && !shell.quitRequested && (status == 0 || invocation.interactive) {
             if stdinIsTerminal {
                 let interactiveStatus = InteractiveShell(shell: shell).run()
                 if interactiveStatus != 0 { status = interactiveStatus }
+                // Left by quit or Ctrl-D: nothing to recover.
+                shell.journal?.remove()
             } else if readsStandardInputScript {
                 // stdin was the -f script, read to its end already.
             } else {
@@ -250,6 +283,15 @@ public enum Program {
                 }
             }
         }
+        if shell.quitRequested { shell.journal?.remove() }
+        if let replayed = journals.replayed {
+            if shell.session.hasUnsavedChanges {
+                shell.warn("the recovered edits are not saved yet; the journal \(replayed.path) stays (wb --recover replays it again)")
+                replayed.release()
+            } else {
+                replayed.remove()
+            }
+        }
 
         if !shell.isInteractive && shell.session.hasUnsavedChanges && !shell.quitRequested {
             let names = shell.session.modifiedNames.joined(separator: ", ")
@@ -265,6 +307,47 @@ public enum Program {
             }
         }
         return status
+    }
+
+    /// Runs the `-c` and `-f` actions in order (each `-f` file one undo step), stopping at
+    /// the first that fails unless `-k`. Returns the exit status they give.
+    static func runActions(_ actions: [Action], scripts: [String: String], in shell: Shell) -> Int32 {
+        var status: Int32 = 0
+        for action in actions {
+            if shell.quitRequested { break }
+            let succeeded: Bool
+            switch action {
+            case .command(let text, _):
+                succeeded = shell.run(script: text, source: "-c")
+                shell.journalCheckpoint()
+            case .file(let path):
+                // A script file is one undoable step.
+                shell.sourceStack = [path]
+                shell.beginGroup(text: "-f \(path)")
+                succeeded = shell.run(script: scripts[path] ?? "", source: path)
+                shell.endGroup()
+                shell.sourceStack = []
+            }
+            if !succeeded {
+                status = 1
+                if !shell.options.keepGoing { break }
+            }
+        }
+        return status
+    }
+
+    /// One line typed at the terminal, read a byte at a time so that nothing after it is
+    /// taken from the line editor that reads next.
+    static func readTerminalLine() -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 4096 {
+            let count = read(0, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 || byte == 0x0A { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The most wb reads as one script (a file, or stdin): far above any script a person

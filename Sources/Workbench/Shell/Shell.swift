@@ -9,6 +9,9 @@ public struct ShellOptions: Sendable {
     public var keepGoing = false
     /// Where saves fail on purpose (tests of crashes and full disks); none normally.
     public var faults = WriteFaults()
+    /// Saves leave flushing to the disk to whoever runs the shell (a batch flushes once, at
+    /// its end); each save is atomic all the same.
+    public var defersFlush = false
 
     public init() {}
 }
@@ -41,6 +44,24 @@ public final class Shell {
     /// The candidates of the last `align ROOM auto`, for `align ROOM next`, and which of
     /// them the room was moved to (nil when it was left where it was).
     var lastAutoAlignment: (room: Identity, candidates: [Placement], applied: Int?)?
+    /// Put before every located error (`wb: PREFIX fix.wb:3:7: error: …`): a batch names
+    /// the file whose script failed.
+    public var messagePrefix = ""
+    /// The first error reported, as one line (`fix.wb:3:7: MESSAGE`, after the prefix): a
+    /// batch's summary shows it for each failed file.
+    public private(set) var firstError: String?
+    /// How many files this shell has written (saves, exports): a batch tells a changed file
+    /// from an unchanged one by it.
+    public internal(set) var filesWritten = 0
+    /// In a batch, once a command has failed, commands that write files are refused, so a
+    /// file whose script failed (with -k) is left as it was rather than saved half fixed.
+    public var refusesWritesAfterFailure = false
+    /// The crash journal of an interactive session (nil elsewhere): edits are recorded in it
+    /// before they run.
+    var journal: Journal?
+    /// The texts of the scripts being run as one undo step, outermost first (the journal
+    /// records where they begin and end).
+    private var groupTexts: [String] = []
 
     public init(options: ShellOptions = ShellOptions(), output: OutputSink) {
         self.options = options
@@ -149,7 +170,58 @@ public final class Shell {
         let end = endLocation(of: command)
         var invocation = try spec.bind(shell: self, name: nameWord, words: Array(words.dropFirst()),
                                        text: command.text, end: end)
-        try spec.run(&invocation)
+        try run(spec, &invocation)
+    }
+
+    /// Runs a bound command: refused when it writes and the batch has seen a failure;
+    /// recorded in the journal before it runs when it may change the session.
+    func run(_ spec: CommandSpec, _ invocation: inout Invocation) throws {
+        if spec.writesFiles && refusesWritesAfterFailure, let firstError {
+            throw CommandFailure("not written: an earlier command of this script failed (\(firstError)); "
+                                 + "a batch fixes a file whole or not at all", at: invocation.name)
+        }
+        guard let journal, Journal.records(spec.name) else {
+            try spec.run(&invocation)
+            return
+        }
+        journal.record(invocation, spec: spec)
+        let firstNew = session.workspace.nextFileID
+        defer {
+            journal.noteHistory(of: session, after: spec.name)
+            // Files the command opened, as they were: a replay refuses files changed since.
+            for file in session.files where file.id >= firstNew {
+                if let digest = file.contentDigest { journal.recordOpened(path: file.path, digest: digest) }
+            }
+        }
+        do {
+            try spec.run(&invocation)
+        } catch {
+            journal.recordFailure()
+            throw error
+        }
+    }
+
+    /// Starts a script that is one undo step (`-f`, `source`), telling the journal.
+    func beginGroup(text: String) {
+        session.beginGroup(text: text)
+        groupTexts.append(text)
+        journal?.beginGroup(text: text)
+    }
+
+    /// Ends the innermost script begun with `beginGroup`.
+    func endGroup() {
+        session.endGroup()
+        if !groupTexts.isEmpty { groupTexts.removeLast() }
+        journal?.endGroup()
+        journalCheckpoint()
+    }
+
+    /// After a command at the prompt (or the end of a script): once a save has left nothing
+    /// unsaved, the journal starts afresh from the files as they now are on disk. (Not when
+    /// an undo goes back to what is on disk: the journal would then lose the redo.)
+    func journalCheckpoint() {
+        guard let journal, groupTexts.isEmpty, session.saves > journal.savesAtStart, !session.hasUnsavedChanges else { return }
+        journal.restart(from: self)
     }
 
     private func endLocation(of command: CommandText) -> ScriptLocation {
@@ -205,7 +277,9 @@ public final class Shell {
     /// Every piece that may come from a file (the script's name, the message, the line) is
     /// shown with its control characters escaped.
     public func report(_ error: ScriptError) {
-        var text = "wb: \(error.location.description.escapingControls): \(paint("error:", .red)) \(error.message.escapingControls)\n"
+        if firstError == nil { firstError = "\(messagePrefix)\(error.location): \(error.message)".escapingControls }
+        var text = "wb: \(messagePrefix.escapingControls)\(error.location.description.escapingControls): "
+            + "\(paint("error:", .red)) \(error.message.escapingControls)\n"
         if let line = error.lineText, !line.isEmpty {
             text += caretDisplay(line: line, column: error.location.column)
         }
@@ -214,6 +288,10 @@ public final class Shell {
 
     public func reportLoadError(_ error: LoadError, prefix: String = "") {
         var text: String
+        if firstError == nil {
+            let located = error.location.map { "\(error.path):\($0.line):\($0.column)" } ?? error.path
+            firstError = "\(prefix)\(located): \(error.message)".escapingControls
+        }
         if let location = error.location {
             let path = location.keyPath.isEmpty ? "" : " (at \(location.keyPath))"
             text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): ".escapingControls
@@ -225,6 +303,12 @@ public final class Shell {
             text = "wb: \(prefix)\(error.path): ".escapingControls + "\(paint("error:", .red)) \(error.message.escapingControls)\n"
         }
         sink.writeError(text)
+    }
+
+    /// An error that belongs to no line of a script (`wb: error: MESSAGE`).
+    public func reportProblem(_ message: String) {
+        if firstError == nil { firstError = message.escapingControls }
+        sink.writeError("wb: \(paint("error:", .red)) \(message.escapingControlsKeepingLines)\n")
     }
 
     public func warn(_ message: String) {

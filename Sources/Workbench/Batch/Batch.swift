@@ -1,0 +1,340 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import StructureModel
+
+/// `wb --each`: the same commands once per path, each in a fresh session that starts with
+/// that path open (as `wb -f fix.wb PATH` would, without the opening summary), `--jobs` of
+/// them at a time on threads of this process. Each session writes into its own buffer; the
+/// main thread prints each file's output whole when the file is done, keeps the counts, the
+/// failures and a progress bar, and forgets everything else about the file, so memory
+/// grows with the jobs, not with the files.
+struct Batch {
+    var invocation: Program.Invocation
+    var options: ShellOptions
+    var scripts: [String: String]
+    var output: OutputSink
+
+    /// What every session of the batch shares (read-only, so threads may share it).
+    struct Plan: Sendable {
+        var options: ShellOptions
+        var variables: [String: String]
+        var actions: [Program.Action]
+        var scripts: [String: String]
+        var isTerminal: Bool
+        var colorsErrors: Bool
+    }
+
+    func run() -> Int32 {
+        var listDescriptor: Int32 = -1
+        if let list = invocation.filesFrom {
+            if list == "-" {
+                listDescriptor = 0
+            } else {
+                if FileIO.isDirectory(list) {
+                    output.writeError("wb: --files-from \(list.escapingControls): is a folder, not a list of paths\n")
+                    return 2
+                }
+                listDescriptor = open(list, O_RDONLY | O_CLOEXEC)
+                if listDescriptor < 0 {
+                    output.writeError("wb: --files-from \(list.escapingControls): \(FileIO.describe(errno: errno))\n")
+                    return 2
+                }
+            }
+        }
+        defer { if listDescriptor > 0 { close(listDescriptor) } }
+        let total = PathSource.count(paths: invocation.paths.count, listPath: invocation.filesFrom, shard: invocation.shard)
+        let source = PathSource(paths: invocation.paths, listDescriptor: listDescriptor,
+                                listName: invocation.filesFrom ?? "", shard: invocation.shard)
+        let jobs = max(1, min(invocation.jobs ?? ProcessInfo.processInfo.activeProcessorCount, total ?? Int.max))
+        // Every save of the batch is atomic; the flush to the disk is made once, at the end
+        // (below), not twice a file: on thousands of small files the waits for the disk are
+        // most of the time.
+        var sessionOptions = options
+        sessionOptions.defersFlush = true
+        let plan = Plan(options: sessionOptions, variables: invocation.variables, actions: invocation.actions, scripts: scripts,
+                        isTerminal: output.isTerminal, colorsErrors: output.colorsErrors)
+        let queue = BatchQueue(source: source, workers: total == 0 ? 0 : jobs, pending: jobs * 2)
+        for _ in 0..<(total == 0 ? 0 : jobs) {
+            let thread = Thread {
+                while let (position, path) = queue.nextPath() {
+                    queue.deliver(Batch.runOne(path: path, position: position, plan: plan))
+                }
+                queue.workerFinished()
+            }
+            // Each session gets the stack a main thread has: deeply nested scripts and
+            // expressions are refused by their own limits, well before 16 MiB.
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+
+        var tally = BatchTally()
+        let progress = options.quiet || !output.errorIsTerminal ? nil : BatchProgressBar(total: total, output: output)
+        let standard = output as? StandardOutput
+        let clock = Clock()
+        while let outcome = queue.take(waitingAtMost: progress == nil ? nil : 0.2) {
+            guard let outcome else {
+                progress?.draw(tally, seconds: clock.seconds)
+                continue
+            }
+            // The bar is taken down only when something is printed where it is drawn.
+            let printsOnTerminal = outcome.chunks.contains { $0.isError || output.isTerminal } || (options.json && output.isTerminal)
+            if printsOnTerminal { progress?.clear() }
+            emit(outcome)
+            tally.add(outcome)
+            standard?.flush()
+            progress?.draw(tally, seconds: clock.seconds)
+        }
+        if tally.changed > 0 { sync() }
+        progress?.draw(tally, seconds: clock.seconds, force: true)
+        progress?.clear()
+        if let problem = queue.sourceProblem {
+            output.writeError("wb: \(paint("error:", "31")) --files-from \(problem.escapingControls)\n")
+            tally.listFailed = true
+        }
+        summarize(tally, seconds: clock.seconds)
+        return tally.failed > 0 || tally.listFailed ? 1 : 0
+    }
+
+    /// Runs the commands on one path in a session of its own. Called on a worker thread:
+    /// everything it touches is its own, or the plan, which no one changes.
+    static func runOne(path: String, position: Int, plan: Plan) -> BatchOutcome {
+        let clock = Clock()
+        let sink = CapturedOutput(isTerminal: plan.isTerminal, colorsErrors: plan.colorsErrors)
+        let shell = Shell(options: plan.options, output: sink)
+        shell.variables = plan.variables
+        let name = FileIO.baseName(of: path.hasSuffix("/") ? String(path.dropLast()) : path)
+        shell.variables["FILE"] = path
+        shell.variables["FILE_NAME"] = name
+        shell.variables["FILE_STEM"] = name.lowercased().hasSuffix(".json") ? String(name.dropLast(5)) : name
+        shell.variables["FILE_DIR"] = FileIO.parentFolder(of: path)
+        shell.variables["FILE_INDEX"] = String(position)
+        shell.messagePrefix = path + ": "
+        shell.refusesWritesAfterFailure = true
+        // Opened as on the command line, without the summary a person would read.
+        shell.options.quiet = true
+        let opened = shell.openFile(path)
+        shell.options.quiet = plan.options.quiet
+        var status: Int32 = 1
+        if opened {
+            status = Program.runActions(plan.actions, scripts: plan.scripts, in: shell)
+            if shell.session.hasUnsavedChanges && !shell.quitRequested {
+                let names = shell.session.modifiedNames.joined(separator: ", ")
+                sink.writeError("wb: \(path.escapingControls): note: unsaved changes in \(names.escapingControls) were not written (use save)\n")
+            }
+        }
+        let kind: BatchOutcome.Status = status != 0 ? .failed : shell.filesWritten > 0 ? .changed : .unchanged
+        return BatchOutcome(position: position, path: path, status: kind, changes: shell.session.revision,
+                            error: status != 0 ? shell.firstError ?? "\(path): failed" : nil, seconds: clock.seconds,
+                            unsaved: shell.session.hasUnsavedChanges, chunks: sink.chunks)
+    }
+
+    /// A file's output, whole: what its script printed (with --json, inside the file's JSON
+    /// line, so that standard output stays one JSON object per line) and its errors.
+    private func emit(_ outcome: BatchOutcome) {
+        if options.json {
+            for chunk in outcome.chunks where chunk.isError { output.writeError(chunk.text) }
+            output.write(outcome.jsonLine + "\n")
+        } else {
+            for chunk in outcome.chunks {
+                if chunk.isError { output.writeError(chunk.text) } else { output.write(chunk.text) }
+            }
+        }
+    }
+
+    private func summarize(_ tally: BatchTally, seconds: Double) {
+        if options.json {
+            output.write("{\"summary\":true,\"files\":\(tally.files),\"ok\":\(tally.changed + tally.unchanged),"
+                         + "\"changed\":\(tally.changed),\"unchanged\":\(tally.unchanged),\"failed\":\(tally.failed),"
+                         + "\"unsaved\":\(tally.unsaved),\"seconds\":\(BatchOutcome.decimal(seconds))}\n")
+        }
+        if !options.quiet {
+            var line = "wb: \(tally.files) file\(tally.files == 1 ? "" : "s") in \(BatchProgressBar.duration(seconds)): "
+                + "\(tally.changed + tally.unchanged) ok (\(tally.changed) changed, \(tally.unchanged) unchanged), \(tally.failed) failed"
+            if tally.unsaved > 0 { line += "; \(tally.unsaved) left with unsaved changes" }
+            output.writeError(line + "\n")
+        }
+        for failure in tally.failures {
+            output.writeError("wb: \(paint("failed:", "31")) \(failure)\n")
+        }
+        if tally.failed > tally.failures.count {
+            output.writeError("wb: … and \(tally.failed - tally.failures.count) more failed files (each named above, "
+                              + "or in --json)\n")
+        }
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        output.colorsErrors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// What one file of a batch came to.
+struct BatchOutcome: Sendable {
+    enum Status: String, Sendable {
+        case changed, unchanged, failed
+    }
+
+    struct Chunk: Sendable {
+        var isError: Bool
+        var text: String
+    }
+
+    var position: Int
+    var path: String
+    var status: Status
+    var changes: Int
+    var error: String?
+    var seconds: Double
+    var unsaved: Bool
+    var chunks: [Chunk]
+
+    var jsonLine: String {
+        var line = "{" + jsonPair("path", path) + "," + jsonPair("status", status.rawValue)
+            + ",\"ok\":\(status != .failed),\"changes\":\(changes),\"error\":" + (error.map(jsonString) ?? "null")
+            + ",\"seconds\":\(Self.decimal(seconds))"
+        let printed = chunks.filter { !$0.isError }.map(\.text).joined()
+        if !printed.isEmpty { line += "," + jsonPair("output", printed) }
+        if unsaved { line += ",\"unsaved\":true" }
+        return line + "}"
+    }
+
+    static func decimal(_ seconds: Double) -> String {
+        String(format: "%.4f", seconds)
+    }
+}
+
+/// The counts a batch's summary needs, and the failures (the first thousand: enough to
+/// read, and a bound on memory when everything fails).
+struct BatchTally {
+    var files = 0
+    var changed = 0
+    var unchanged = 0
+    var failed = 0
+    var unsaved = 0
+    var failures: [String] = []
+    var listFailed = false
+    static let keptFailures = 1000
+
+    mutating func add(_ outcome: BatchOutcome) {
+        files += 1
+        switch outcome.status {
+        case .changed: changed += 1
+        case .unchanged: unchanged += 1
+        case .failed:
+            failed += 1
+            if failures.count < Self.keptFailures { failures.append(outcome.error ?? outcome.path) }
+        }
+        if outcome.unsaved { unsaved += 1 }
+    }
+}
+
+/// Output of one batch session, in the order it was written, for the main thread to print.
+final class CapturedOutput: OutputSink {
+    let isTerminal: Bool
+    let colorsErrors: Bool
+    private(set) var chunks: [BatchOutcome.Chunk] = []
+
+    init(isTerminal: Bool, colorsErrors: Bool) {
+        self.isTerminal = isTerminal
+        self.colorsErrors = colorsErrors
+    }
+
+    func write(_ text: String) { append(text, isError: false) }
+    func writeError(_ text: String) { append(text, isError: true) }
+
+    private func append(_ text: String, isError: Bool) {
+        if let last = chunks.indices.last, chunks[last].isError == isError {
+            chunks[last].text += text
+        } else {
+            chunks.append(BatchOutcome.Chunk(isError: isError, text: text))
+        }
+    }
+}
+
+/// Seconds since it was made, from the monotonic clock.
+struct Clock {
+    private let start = Clock.now()
+
+    var seconds: Double { Clock.now() - start }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// Hands paths to the worker threads and their outcomes to the main thread. At most
+/// `pending` outcomes wait to be printed; a worker with one more waits, so a slow reader
+/// of the output slows the batch down instead of filling memory.
+final class BatchQueue: @unchecked Sendable {
+    // Every stored property below is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private let source: PathSource
+    private var outcomes: [BatchOutcome] = []
+    private var outcomeStart = 0
+    private var working: Int
+    private let pending: Int
+
+    init(source: PathSource, workers: Int, pending: Int) {
+        self.source = source
+        working = workers
+        self.pending = max(1, pending)
+    }
+
+    func nextPath() -> (Int, String)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return source.next()
+    }
+
+    var sourceProblem: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return source.problem
+    }
+
+    func deliver(_ outcome: BatchOutcome) {
+        condition.lock()
+        while outcomes.count - outcomeStart >= pending { condition.wait() }
+        outcomes.append(outcome)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func workerFinished() {
+        condition.lock()
+        working -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next outcome; `.some(nil)` when `waitingAtMost` seconds passed without one; nil
+    /// when every worker has finished and every outcome has been taken.
+    func take(waitingAtMost seconds: Double?) -> BatchOutcome?? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) }
+        while outcomes.count == outcomeStart {
+            if working == 0 { return nil }
+            if let deadline {
+                if !condition.wait(until: deadline) && outcomes.count == outcomeStart { return .some(nil) }
+            } else {
+                condition.wait()
+            }
+        }
+        let outcome = outcomes[outcomeStart]
+        outcomeStart += 1
+        if outcomeStart > 64 && outcomeStart * 2 > outcomes.count {
+            outcomes.removeFirst(outcomeStart)
+            outcomeStart = 0
+        }
+        condition.broadcast()
+        return outcome
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+import StructureModel
+
+/// The paths of a batch, handed out one at a time: first those on the command line, then
+/// the lines of `--files-from` as they are read, so that a list of a million paths (or an
+/// endless `find` on a pipe) is never held whole. Blank lines are skipped; a line's
+/// trailing carriage return is dropped. `--shard` keeps every N-th path of the whole list.
+/// Not thread-safe: the batch's work queue calls it under its lock.
+final class PathSource {
+    private var given: [String]
+    private var givenIndex = 0
+    private var fd: Int32
+    private let listName: String
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    private var ended: Bool
+    private let shard: Shard?
+    /// The position (1-based) in the whole list of the last path read.
+    private var position = 0
+    /// Why reading the list stopped early, if it did.
+    private(set) var problem: String?
+
+    /// A longer line is not a path (PATH_MAX is 4096); it is reported, and the list ends there.
+    static let lineLimit = 1 << 16
+
+    init(paths: [String], listDescriptor: Int32 = -1, listName: String = "", shard: Shard?) {
+        given = paths
+        fd = listDescriptor
+        self.listName = listName
+        ended = listDescriptor < 0
+        self.shard = shard
+    }
+
+    /// The next path of this shard and its position in the whole list, or nil at the end.
+    func next() -> (position: Int, path: String)? {
+        while let path = nextOfAll() {
+            position += 1
+            if shard?.keeps(position) ?? true { return (position, path) }
+        }
+        return nil
+    }
+
+    private func nextOfAll() -> String? {
+        if givenIndex < given.count {
+            defer { givenIndex += 1 }
+            // The command line's paths are not needed again: let them go as they are used.
+            return given[givenIndex]
+        }
+        if !given.isEmpty { given = [] }
+        while true {
+            if let newline = buffer[bufferStart...].firstIndex(of: 0x0A) {
+                if newline - bufferStart > Self.lineLimit { return tooLong() }
+                let line = buffer[bufferStart..<newline]
+                bufferStart = newline + 1
+                if let path = Self.path(line) { return path }
+                continue
+            }
+            if ended {
+                let rest = buffer[bufferStart...]
+                bufferStart = buffer.count
+                return Self.path(rest)
+            }
+            if bufferStart > 0 {
+                buffer.removeSubrange(0..<bufferStart)
+                bufferStart = 0
+            }
+            if buffer.count > Self.lineLimit { return tooLong() }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                problem = "\(listName): \(FileIO.describe(errno: errno)); the list was read up to there"
+                ended = true
+            } else if count == 0 {
+                ended = true
+            } else {
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+    }
+
+    private func tooLong() -> String? {
+        problem = "\(listName): a line is longer than \(Self.lineLimit) bytes; the list was read up to it"
+        ended = true
+        buffer = []
+        bufferStart = 0
+        return nil
+    }
+
+    private static func path(_ line: ArraySlice<UInt8>) -> String? {
+        var bytes = line
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        guard !bytes.isEmpty else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// How many paths of a list file (read once more, not kept) this shard will take, for
+    /// the progress bar; nil for a pipe, which can be read only once.
+    static func count(paths: Int, listPath: String?, shard: Shard?) -> Int? {
+        var all = paths
+        if let listPath {
+            guard listPath != "-", FileIO.isRegularFile(listPath) else { return nil }
+            let fd = open(listPath, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            var lineHasText = false
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                for byte in chunk[0..<count] {
+                    if byte == 0x0A {
+                        if lineHasText { all += 1 }
+                        lineHasText = false
+                    } else if byte != 0x0D {
+                        lineHasText = true
+                    }
+                }
+            }
+            if lineHasText { all += 1 }
+        }
+        guard let shard else { return all }
+        return all >= shard.index ? (all - shard.index) / shard.count + 1 : 0
+    }
+}

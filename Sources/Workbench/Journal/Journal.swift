@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import StructureModel
+
+/// The crash journal of an interactive session: every command that may change the session,
+/// as it was bound (variables replaced, paths made absolute), appended to a file beside the
+/// first file opened before the command runs. A session that dies (killed, a closed
+/// terminal, a crash) leaves it behind; the next `wb FILE` offers to replay it, which
+/// rebuilds the same documents, history and handles, since each command is a pure function
+/// of the session before it.
+///
+/// The file, `.NAME.wb-journal` beside NAME, is JSON lines: a header naming the files the
+/// session started from (absolute paths, with the digest of each file's bytes, or a
+/// fingerprint of a store's files, and of the handles given), then one line per entry:
+///
+///     {"run":"move","args":["r1","1","0"],"text":"move r1 1 0"}
+///     {"failed":true}                       the command before failed (its error is expected again)
+///     {"begin":"source fix.wb"} … {"end":true}   a script run as one undo step
+///     {"opened":"/abs/other.json","digest":"…"}  a file the command before opened, as it was
+///
+/// Each line is written with one write(2) before the command runs, so a command that has
+/// printed anything is in the file even when the process is killed the next instant; the
+/// file is flushed to the disk (fdatasync) each time the prompt comes back. The file is
+/// locked (flock) while its session lives, so a second wb on the same file neither replays
+/// nor removes it. A save after which nothing is unsaved starts it afresh; a clean quit
+/// removes it.
+final class Journal {
+    let path: String
+    private var fd: Int32
+    private(set) var entryCount = 0
+    private var unsynced = false
+    /// The session's saves when the journal (re)started.
+    private(set) var savesAtStart = 0
+    /// The undo and redo steps the session had when the journal restarted after a save: a
+    /// replay starts from the saved files, without them, so an undo or redo that reaches
+    /// them cannot be replayed.
+    private var undoFloor = 0
+    private var redoFloor = 0
+    private var unreplayable = false
+
+    /// Commands that never change the session: not recorded. Everything else is, so a
+    /// command added later is recorded (and replayed) unless it is named here.
+    static let unrecorded: Set<String> = [
+        "ls", "find", "show", "stats", "plan", "summary", "help", "history", "diff", "check", "echo", "validate",
+        "export", "define", "save", "quit", "source",
+    ]
+
+    static func records(_ command: String) -> Bool { !unrecorded.contains(command) }
+
+    /// `.NAME.wb-journal` beside the file or store folder at `path`. (Its suffix is not the
+    /// eight characters of a save's temporary file, so a save never takes it for one.)
+    static func path(for opened: String) -> String {
+        var trimmed = opened
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let folder = FileIO.parentFolder(of: trimmed)
+        return (folder == "." && !trimmed.hasPrefix("./") ? "" : folder + "/") + "." + FileIO.baseName(of: trimmed) + ".wb-journal"
+    }
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    /// A new journal for `shell`'s session as it is now. Fails when a file is already there
+    /// (another session's, or one left to recover) or cannot be written.
+    static func create(at path: String, for shell: Shell) throws(FileError) -> Journal {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileError(path: path, message: FileIO.describe(errno: errno)) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            closeDescriptor(fd)
+            throw FileError(path: path, message: "is in use by another wb")
+        }
+        let journal = Journal(path: path, fd: fd)
+        try journal.writeHeader(JournalHeader(shell: shell))
+        journal.savesAtStart = shell.session.saves
+        return journal
+    }
+
+    /// Continues a journal that was just replayed: its lock is held already, and a last line
+    /// cut short by the crash is cut off so the next entry starts on a line of its own.
+    static func resume(_ found: FoundJournal) -> Journal {
+        _ = ftruncate(found.fd, off_t(found.validLength))
+        let journal = Journal(path: found.path, fd: found.fd)
+        journal.entryCount = found.entries.count
+        return journal
+    }
+
+    private func writeHeader(_ header: JournalHeader) throws(FileError) {
+        if let code = FileIO.writeAll(fd, Array((header.json + "\n").utf8)) {
+            throw FileError(path: path, message: FileIO.describe(errno: code))
+        }
+        _ = fdatasync(fd)
+    }
+
+    private func append(_ line: String) {
+        // A journal that cannot be written (a full disk) must not stop the person's work;
+        // what it lacks is what a crash would lose, as without a journal.
+        FileIO.writeAll(fd, Array((line + "\n").utf8))
+        entryCount += 1
+        unsynced = true
+    }
+
+    /// Records a command about to run, as it was bound.
+    func record(_ invocation: Invocation, spec: CommandSpec) {
+        append(JournalEntry.command(invocation, spec: spec).json)
+    }
+
+    func recordFailure() { append(JournalEntry.failed.json) }
+    func beginGroup(text: String) { append(JournalEntry.begin(text).json) }
+    func endGroup() { append(JournalEntry.end.json) }
+
+    func recordOpened(path: String, digest: ContentDigest) {
+        append(JournalEntry.opened(path: absolutePath(path), digest: digest).json)
+    }
+
+    /// Flushes what was written to the disk: called when the prompt comes back.
+    func sync() {
+        guard unsynced else { return }
+        _ = fdatasync(fd)
+        unsynced = false
+    }
+
+    /// Everything is saved: the journal starts afresh from the files as they are now.
+    func restart(from shell: Shell) {
+        _ = ftruncate(fd, 0)
+        entryCount = 0
+        try? writeHeader(JournalHeader(shell: shell))
+        unsynced = false
+        savesAtStart = shell.session.saves
+        undoFloor = shell.session.undoStack.count
+        redoFloor = shell.session.redoStack.count
+        unreplayable = false
+    }
+
+    /// After a recorded command: notes when it undid or redid a step from before the last
+    /// save, which a replay from the saved files cannot do. Recovery then refuses the
+    /// journal, saying why, rather than rebuild something else.
+    func noteHistory(of session: Session, after command: String) {
+        let crossed = session.undoStack.count < undoFloor || (command == "redo" && session.redoStack.count < redoFloor)
+        if crossed && !unreplayable {
+            unreplayable = true
+            append(JournalEntry.unreplayable("'\(command)' took back a step from before the last save").json)
+        }
+        undoFloor = min(undoFloor, session.undoStack.count)
+        redoFloor = min(redoFloor, session.redoStack.count)
+    }
+
+    /// A clean end of the session: the journal is not needed.
+    func remove() {
+        unlink(path)
+        close()
+    }
+
+    /// Lets go of the journal, leaving it where it is.
+    func close() {
+        guard fd >= 0 else { return }
+        closeDescriptor(fd)
+        fd = -1
+    }
+}
+
+/// `close(2)`, named apart from `Journal.close()`.
+func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}
+
+/// A path as seen from the root, so that a journal replays from any working folder.
+func absolutePath(_ path: String) -> String {
+    if let resolved = realpath(path, nil) {
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+    if path.hasPrefix("/") { return path }
+    return FileManager.default.currentDirectoryPath + "/" + path
+}

@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+
+/// The built wb running batches: paths piped from `find`, exit statuses, per-file output
+/// that arrives whole, and the README's GNU parallel example.
+final class BatchEndToEndTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = try Harness.temporaryFolder(self)
+    }
+
+    private func rooms(_ count: Int) throws -> [String] {
+        try (1...count).map { try Harness.generatedRoom(in: folder, seed: UInt64(40 + $0), name: "scan-\($0).json") }
+    }
+
+    func testPathsFromStandardInputAndTheSummary() throws {
+        let paths = try rooms(5)
+        let fix = folder.appendingPathComponent("fix.wb").path
+        try Data("label r1 kitchen\nsave\n".utf8).write(to: URL(fileURLWithPath: fix))
+        let list = (paths + [folder.appendingPathComponent("missing.json").path]).joined(separator: "\n") + "\n"
+        let result = try Harness.run(["--each", "--jobs", "3", "-f", fix, "--files-from", "-"], stdin: list)
+        XCTAssertEqual(result.status, 1, "one path is missing")
+        XCTAssertTrue(result.stderr.contains("wb: 6 files in "), result.stderr)
+        XCTAssertTrue(result.stderr.contains(": 5 ok (5 changed, 0 unchanged), 1 failed"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("wb: failed: \(folder.path)/missing.json: no such file or directory"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("\r"), "no progress bar when standard error is not a terminal")
+        for path in paths {
+            let room = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+            XCTAssertEqual((room["sections"] as! [[String: Any]]).first?["label"] as? String, "kitchen")
+        }
+        // -q: the failures only.
+        let quiet = try Harness.run(["--each", "-q", "-f", fix, "--files-from", "-"], stdin: list)
+        XCTAssertEqual(quiet.status, 1)
+        XCTAssertEqual(quiet.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 2,
+                       "the file's error and its line in the summary: \(quiet.stderr)")
+        let clean = try Harness.run(["--each", "-q", "-f", fix] + paths)
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertEqual(clean.stderr, "")
+    }
+
+    func testEachFilesOutputComesOutWhole() throws {
+        let paths = try rooms(8)
+        // Many lines per file, written in pieces: interleaved output would mix the tags.
+        var script = ""
+        for line in 1...200 { script += "echo $FILE_INDEX line \(line)\n" }
+        let fix = folder.appendingPathComponent("lines.wb").path
+        try Data(script.utf8).write(to: URL(fileURLWithPath: fix))
+        let result = try Harness.run(["--each", "--jobs", "4", "-q", "-f", fix] + paths)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 8 * 200)
+        for block in 0..<8 {
+            let tags = Set(lines[(block * 200)..<((block + 1) * 200)].map { $0.split(separator: " ")[0] })
+            XCTAssertEqual(tags.count, 1, "block \(block) holds one file's lines")
+        }
+    }
+
+    /// On a terminal, standard error carries a progress bar, redrawn in place, and cleared
+    /// before the summary.
+    func testAProgressBarOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("python3 is needed to give wb a pseudo-terminal")
+        }
+        let paths = try rooms(3)
+        let driver = """
+            import os, pty, sys
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            out = b""
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            os.waitpid(pid, 0)
+            sys.stdout.write(out.decode("utf-8", "replace"))
+            """
+        let result = try Harness.run(["-c", driver, Harness.wb.path, "--each", "-c", "echo $FILE_INDEX"] + paths,
+                                     executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\r\u{1B}[K[########################] 3/3 files, 0 failed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("files/s"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\r\u{1B}[Kwb: 3 files in "), "cleared before the summary: \(result.stdout)")
+        let quiet = try Harness.run(["-c", driver, Harness.wb.path, "--each", "-q", "-c", "echo $FILE_INDEX"] + paths,
+                                    executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        XCTAssertFalse(quiet.stdout.contains("files/s"), "-q: no progress bar")
+    }
+
+    func testTheGNUParallelExampleOfTheReadme() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/parallel-example.sh")
+        let result = try Harness.run([script.path, Harness.wb.path, Harness.wbgen.path],
+                                     executable: URL(fileURLWithPath: "/bin/bash"))
+        if result.status == 77 {
+            print("skipped: \(result.stderr)")
+            throw XCTSkip(result.stderr)
+        }
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("12 files in 4 shards under GNU parallel: each fixed once"), result.stdout)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import XCTest
+
+/// The crash journal, through a pseudo-terminal: an interactive session killed with SIGKILL
+/// leaves its edits in `.NAME.wb-journal`; the file stays as it was; `--recover` (or a yes
+/// at the next interactive start) brings them back, and a file changed since is refused.
+final class JournalTests: XCTestCase {
+    /// Runs one interactive session: `steps` are lines to type (each waits for the next
+    /// prompt), `KILL` (SIGKILL, then stop), or `ANSWER:text` (typed at a [y/N] question).
+    static let driver = #"""
+    import json, os, pty, re, select, sys, time
+
+    wb, room, history = sys.argv[1:4]
+    steps = json.loads(sys.argv[4])
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(wb, [wb, room], dict(os.environ, TERM="xterm", WB_HISTORY=history, NO_COLOR="1"))
+    out = b""
+    prompt = re.compile(rb"wb [^\r\n]*> ")
+
+    def pump(seconds):
+        global out
+        r, _, _ = select.select([fd], [], [], seconds)
+        if r:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            out += chunk
+        return True
+
+    def wait_for(test, seconds=20):
+        end = time.time() + seconds
+        while time.time() < end:
+            if test():
+                return True
+            if not pump(0.05):
+                return test()
+        return test()
+
+    problem = None
+    status = None
+    first = steps[0] if steps else ""
+    if not (isinstance(first, str) and first.startswith("ANSWER:")):
+        if not wait_for(lambda: prompt.search(out)):
+            problem = "no prompt"
+    for step in steps:
+        if problem:
+            break
+        if step == "KILL":
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            status = "killed"
+            break
+        if step.startswith("ANSWER:"):
+            if not wait_for(lambda: b"[y/N] " in out):
+                problem = "no question"
+                break
+            os.write(fd, step[len("ANSWER:"):].encode() + b"\r")
+            if not wait_for(lambda: prompt.search(out)):
+                problem = "no prompt after the answer"
+            continue
+        before = len(prompt.findall(out))
+        os.write(fd, step.encode() + b"\r")
+        if step.startswith("quit"):
+            break
+        if not wait_for(lambda: len(prompt.findall(out)) > before):
+            problem = "no prompt after %r" % step
+    if status is None:
+        end = time.time() + 15
+        while time.time() < end:
+            pump(0.1)
+            done, code = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = os.WEXITSTATUS(code) if os.WIFEXITED(code) else -1
+                break
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            problem = problem or "wb did not leave"
+    print(json.dumps({"out": out.decode("utf-8", "replace"), "status": status, "problem": problem}))
+    """#
+
+    var folder: URL!
+    var room = ""
+    var journal = ""
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("python3 is needed to drive a pseudo-terminal")
+        }
+        folder = try Harness.temporaryFolder(self)
+        room = try Harness.generatedRoom(in: folder)
+        journal = folder.appendingPathComponent(".room.json.wb-journal").path
+    }
+
+    private func session(_ steps: [String]) throws -> (out: String, status: Any?) {
+        let encoded = String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
+        let result = try Harness.run(["-c", Self.driver, Harness.wb.path, room, folder.appendingPathComponent("history").path, encoded],
+                                     executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let out = report["out"] as? String ?? ""
+        XCTAssertNil(report["problem"] as? String, out)
+        return (out, report["status"])
+    }
+
+    private func roomJSON() throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: room))) as? [String: Any])
+    }
+
+    func testEditsSurviveAKillAndComeBackWithRecover() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: room))
+        let killed = try session(["label r1 bedroom", "move r1 1 0", "undo", "story r1 2", "name r1 Den", "ls rooms", "KILL"])
+        XCTAssertEqual(killed.status as? String, "killed")
+        XCTAssertTrue(killed.out.contains("r1 is on story 2"), killed.out)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: room)), original, "the file is untouched until a save")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal))
+
+        // A run that is not interactive and not --recover says so and leaves the journal.
+        let told = try Harness.run([room, "-c", "history"])
+        XCTAssertEqual(told.status, 0, told.stderr)
+        XCTAssertTrue(told.stderr.contains("has a journal of a session that ended without quitting"), told.stderr)
+        XCTAssertTrue(told.stderr.contains("'wb --recover \(room)' replays it"), told.stderr)
+        XCTAssertTrue(told.stderr.contains("no edits yet"), "nothing was replayed: \(told.stderr)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal))
+
+        // Replayed without saving: the file stays, and so does the journal.
+        let looked = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertEqual(looked.status, 0, looked.stderr)
+        XCTAssertEqual(looked.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) },
+                       ["1  label r1 bedroom", "2  story r1 2", "3  name r1 Den"], "the same history, the move undone")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: room)), original)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "unsaved: the journal stays")
+
+        let saved = try Harness.run(["-q", "--recover", room, "-c", "save"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let json = try roomJSON()
+        XCTAssertEqual(json["story"] as? Int, 2)
+        XCTAssertEqual((json["sections"] as! [[String: Any]]).first?["label"] as? String, "bedroom")
+        let sidecar = try String(contentsOfFile: folder.appendingPathComponent("room.wb.json").path, encoding: .utf8)
+        XCTAssertTrue(sidecar.contains("Den"), sidecar)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal), "saved: the journal is gone")
+    }
+
+    func testAnInteractiveStartAsksAndAYesReplays() throws {
+        _ = try session(["label r1 kitchen", "rotate r1 90", "KILL"])
+        let resumed = try session(["ANSWER:y", "history", "quit --force"])
+        XCTAssertTrue(resumed.out.contains("has a journal of a session that ended without quitting"), resumed.out)
+        XCTAssertTrue(resumed.out.contains("Replay it?"), resumed.out)
+        XCTAssertTrue(resumed.out.contains("rotate r1 90"), "the history holds the replayed command: \(resumed.out)")
+        XCTAssertTrue(resumed.out.contains("wb room*> "), "the session has the unsaved edits")
+        XCTAssertEqual(resumed.status as? Int, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal), "a clean quit removes the journal")
+    }
+
+    func testANoLeavesTheJournalForLater() throws {
+        _ = try session(["label r1 kitchen", "KILL"])
+        let declined = try session(["ANSWER:", "history", "quit"])
+        XCTAssertTrue(declined.out.contains("no edits yet"), declined.out)
+        XCTAssertTrue(declined.out.contains("wb --recover \(room) replays it later"), declined.out)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "left for later")
+        let recovered = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertTrue(recovered.stdout.contains("label r1 kitchen"), recovered.stdout + recovered.stderr)
+    }
+
+    func testAFileChangedOnDiskIsNotReplayedOnto() throws {
+        _ = try session(["label r1 kitchen", "KILL"])
+        let other = try Harness.generatedRoom(in: folder, seed: 77, name: "other.json")
+        try FileManager.default.removeItem(atPath: room)
+        try FileManager.default.copyItem(atPath: other, toPath: room)
+        let changed = try Data(contentsOf: URL(fileURLWithPath: room))
+        let refused = try Harness.run(["-q", "--recover", room, "-c", "save"])
+        XCTAssertEqual(refused.status, 1, "nothing ran")
+        XCTAssertTrue(refused.stderr.contains("it cannot be replayed: \(room) changed on disk since the journal was started"),
+                      refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: room)), changed)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "left to read")
+
+        // At an interactive start it is moved aside, and the new session has a journal of its own.
+        let fresh = try session(["history", "KILL"])
+        XCTAssertTrue(fresh.out.contains("it is not replayed"), fresh.out)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal + ".stale"))
+    }
+
+    func testASaveStartsTheJournalAfreshAndAQuitRemovesIt() throws {
+        let killed = try session(["move r1 2 0", "save", "label r1 bathroom", "KILL"])
+        XCTAssertTrue(killed.out.contains("wrote \(room)"), killed.out)
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "a header and the one command since the save: \(lines)")
+        XCTAssertTrue(lines[1].contains("\"label\""), String(lines[1]))
+        let saved = try Harness.run(["-q", "--recover", room, "-c", "save"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let json = try roomJSON()
+        XCTAssertEqual((json["sections"] as! [[String: Any]]).first?["label"] as? String, "bathroom")
+
+        _ = try session(["label r1 kitchen", "save", "quit"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
+    }
+
+    func testScriptsAreNotJournalled() throws {
+        let result = try Harness.run(["-q", room, "-c", "label r1 kitchen"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal), "-c runs keep no journal")
+    }
+}
