@@ -7,6 +7,20 @@ extension Shell {
             + spaceCommands() + alignCommands() + checkCommands() + exportCommands()).sorted { $0.name < $1.name }
     }
 
+    /// The language in a paragraph, for `help` and the man page.
+    static let languageHelp = """
+        words are separated by blanks; "double" and 'single' quotes; \\ escapes;
+        # starts a comment; a trailing \\ continues the line; ; separates commands;
+        $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
+
+        """
+
+    static let limitsHelp = """
+        a line, a variable's value and a command with its variables replaced are each at
+        most 1 MiB; scripts source each other at most 64 deep; where-expressions nest 100 deep.
+
+        """
+
     /// How many scripts may run inside each other (`-f` counts as the first level).
     static let maximumSourceDepth = 64
 
@@ -110,15 +124,7 @@ extension Shell {
                 for command in shell.commands {
                     text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary + "\n"
                 }
-                text += """
-
-                    Language: words are separated by blanks; "double" and 'single' quotes; \\ escapes;
-                    # starts a comment; a trailing \\ continues the line; ; separates commands;
-                    $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
-                    Limits: a line, a variable's value and a command with its variables replaced are each at
-                    most 1 MiB; scripts source each other at most 64 deep; where-expressions nest 100 deep.
-
-                    """
+                text += "\nLanguage: " + Shell.languageHelp + "Limits: " + Shell.limitsHelp + "\n"
                 shell.output.write(text)
             },
             CommandSpec(
