@@ -3,10 +3,14 @@
 /// language from `help`'s own text. `wb --generate-man > wb.1` (Scripts/make-man.sh) writes
 /// the page that is checked in; a test fails when the two differ.
 enum ManPage {
+    /// When this version's page was written (a fixed text, so the page is the same each time
+    /// it is generated).
+    static let date = "2026-11-22"
+
     static func render() throws -> String {
         let declaration = try Declaration.current()
         var page = Roff()
-        page.request(".TH WB 1 \"\" \"wb \(Program.version)\" \"User Commands\"")
+        page.request(".TH WB 1 \"\(date)\" \"wb \(Program.version)\" \"User Commands\"")
         page.section("NAME")
         page.text("wb \\- a workbench for Apple RoomPlan scans and Hyperbasis spaces", raw: true)
 
@@ -39,10 +43,6 @@ enum ManPage {
             }
             page.text(option.help)
         }
-        page.tag("\\fB\\-\\-version\\fR")
-        page.text("Print the version and exit.")
-        page.tag("\\fB\\-h\\fR, \\fB\\-\\-help\\fR")
-        page.text("Print the options and exit.")
         page.tag("\\fB\\-\\-generate\\-completion\\-script\\fR \\fIbash\\fR|\\fIzsh\\fR|\\fIfish\\fR")
         page.text("Print a completion script for that shell (see EXAMPLES) and exit.")
 
@@ -124,12 +124,17 @@ enum ManPage {
         page.paragraph("Run a script with a variable, quietly:")
         page.example("wb -q -D out=backup -f backup.wb scans/flat.json")
         page.paragraph("Chairs that are not sure of themselves, as JSON:")
-        page.example("wb --json -c 'find objects where category = chair and confidence != high' flat.json")
+        page.example("""
+            wb --json flat.json \\
+               -c 'find objects where category = chair and confidence != high'
+            """)
         page.paragraph("Install the completion scripts:")
         page.example("""
-            wb --generate-completion-script bash > ~/.local/share/bash-completion/completions/wb
+            wb --generate-completion-script bash \\
+               > ~/.local/share/bash-completion/completions/wb
             wb --generate-completion-script zsh > ~/.zfunc/_wb
-            wb --generate-completion-script fish > ~/.config/fish/completions/wb.fish
+            wb --generate-completion-script fish \\
+               > ~/.config/fish/completions/wb.fish
             """)
 
         page.section("SEE ALSO")
@@ -154,7 +159,7 @@ struct Roff {
         text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
     }
 
-    mutating func request(_ line: String) { text += line + "\n" }
+    mutating func request(_ line: String) { text += Self.ascii(line) + "\n" }
 
     mutating func section(_ name: String) { request(".SH \"\(name)\"") }
 
@@ -169,18 +174,59 @@ struct Roff {
         let joined = body.split(separator: "\n", omittingEmptySubsequences: true)
             .map { $0.trimmingCharacters(in: " ") }
             .joined(separator: " ")
-        var line = raw ? joined : joined.replacingOccurrences(of: "\\", with: "\\e")
+        var line = Self.ascii(raw ? joined : joined.replacingOccurrences(of: "\\", with: "\\e"))
         // One sentence per line, as roff wants (a full stop at a line's end gets two spaces).
         if !raw { line = line.replacingOccurrences(of: ". ", with: ".\n") }
         for piece in line.split(separator: "\n") {
             let trimmed = piece.trimmingCharacters(in: " ")
             guard !trimmed.isEmpty else { continue }
-            text += (trimmed.hasPrefix(".") || trimmed.hasPrefix("'") ? "\\&" : "") + trimmed + "\n"
+            for short in Self.wrap(trimmed) { text += Self.line(short) }
         }
     }
 
+    /// A text line as roff takes it: never read as a request.
+    static func line(_ text: String) -> String {
+        (text.hasPrefix(".") || text.hasPrefix("'") ? "\\&" : "") + text + "\n"
+    }
+
+    /// Every character ASCII, as man pages are: box-drawing characters (the plan's legend)
+    /// as the ASCII ones `plan --ascii` draws, others as `\[uXXXX]`, which groff and
+    /// mandoc both know.
+    static func ascii(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else if let plain = boxDrawing[scalar] {
+                result += plain
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
+        return result
+    }
+
+    static let boxDrawing: [Unicode.Scalar: String] = ["─": "-", "│": "|", "═": "=", "║": "\"", "░": ".", "◆": "*"]
+
+    /// Lines of at most about 80 bytes, broken between words (man pages are read as source too).
+    static func wrap(_ text: String, width: Int = 78) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.utf8.count + 1 + word.utf8.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
     mutating func paragraph(_ body: String) {
-        request(".PP")
+        // A section heading starts a paragraph already.
+        if !(text.split(separator: "\n").last?.hasPrefix(".SH") ?? false) { request(".PP") }
         text(body)
     }
 
@@ -191,12 +237,11 @@ struct Roff {
 
     /// Lines shown as they are, indented.
     mutating func example(_ body: String) {
-        request(".PP")
+        if !(text.split(separator: "\n").last?.hasPrefix(".SH") ?? false) { request(".PP") }
         request(".RS 4")
         request(".nf")
         for line in body.split(separator: "\n") {
-            let escaped = line.replacingOccurrences(of: "\\", with: "\\e")
-            text += (escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" : "") + escaped + "\n"
+            text += Self.line(Self.ascii(line.replacingOccurrences(of: "\\", with: "\\e")))
         }
         request(".fi")
         request(".RE")
