@@ -105,3 +105,6 @@ void wble_stifle_history(int count) { stifle_history(count); }
 
 char *wble_strdup(const char *text) { return strdup(text); }
 char **wble_alloc_matches(int count) { return calloc((size_t)count + 1, sizeof(char *)); }
+
+extern char **environ;
+char **wble_environment(void) { return environ; }

@@ -40,4 +40,7 @@ void wble_stifle_history(int count);
 char *wble_strdup(const char *text);
 char **wble_alloc_matches(int count);
 
+/* The process's environment (environ), for posix_spawn: a C global Swift 6 will not touch. */
+char **wble_environment(void);
+
 #endif

@@ -188,6 +188,27 @@ extension Shell {
                 try invocation.shell.source(path: invocation.positionals[0].text, at: invocation.positionals[0])
             },
             CommandSpec(
+                "pager",
+                arguments: [ArgumentSpec("on|off", .choice(["on", "off"]), .optional)],
+                summary: "send output longer than the screen through $PAGER, or not (pager alone says which)",
+                details: """
+                    On a terminal, a command's output longer than the screen goes through $PAGER (less -FRX when
+                    PAGER is not set; none when it is set empty), as psql and git do. pager off shows it directly;
+                    so does wb --no-pager. Never when standard output is not a terminal.
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                guard let word = invocation.positional(0) else {
+                    shell.output.write("pager \(shell.options.pager ? "on" : "off")\n")
+                    return
+                }
+                switch word.text {
+                case "on": shell.options.pager = true
+                case "off": shell.options.pager = false
+                default: throw CommandFailure("pager takes on or off, not '\(word.text)'", at: word)
+                }
+            },
+            CommandSpec(
                 "echo",
                 arguments: [ArgumentSpec("TEXT", .text, .variadic)],
                 summary: "print text (with $variables expanded)",

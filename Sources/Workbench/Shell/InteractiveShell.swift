@@ -83,6 +83,8 @@ final class InteractiveShell {
             shell.interruptRequested = { false }
         }
         shell.confirm = { [unowned self] question in
+            // What the command printed so far comes before the question, unpaged.
+            self.shell.sink.releaseHeldOutput()
             if case .line(let answer) = self.readLine(prompt: question) {
                 return ["y", "yes"].contains(answer.trimmingBlanks().lowercased())
             }
@@ -114,7 +116,7 @@ final class InteractiveShell {
     /// One logical line: continued after a trailing backslash. nil at end of input.
     private func readCommand() -> String? {
         var text = ""
-        var prompt = shell.prompt
+        var prompt = shell.prompt(coloured: shell.output.colorsOutput)
         while true {
             switch readLine(prompt: prompt) {
             case .endOfFile:
@@ -122,7 +124,7 @@ final class InteractiveShell {
             case .interrupted:
                 shell.output.write("^C\n")
                 text = ""
-                prompt = shell.prompt
+                prompt = shell.prompt(coloured: shell.output.colorsOutput)
                 continue
             case .line(let line):
                 lineNumber += 1

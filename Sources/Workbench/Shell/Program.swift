@@ -80,6 +80,8 @@ public enum Program {
         }
         var options = invocation.shellOptions
         options.faults = faults
+        options.pager = !invocation.noPager
+        (output as? StandardOutput)?.color = invocation.color
         let shell = Shell(options: options, output: output)
         shell.variables = invocation.variables
 
