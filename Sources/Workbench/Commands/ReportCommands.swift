@@ -156,6 +156,8 @@ extension Shell {
             text += "structure level of \(entry.file.name): \(entry.walls) walls (shared walls once), floor \(formatted(entry.stats.floorArea, digits: 2)) m², "
                 + "walls \(formatted(entry.stats.wallArea, digits: 2)) m² net, \(entry.stats.categories.values.reduce(0, +)) objects\n"
         }
-        output.write(text.escapingControlsKeepingLines)
+        // Lines of prose: wrapped at blanks to the terminal's width (whole when piped).
+        output.write(text.escapingControlsKeepingLines.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.isEmpty ? "\n" : note(String($0)) }.joined())
     }
 }

@@ -41,6 +41,7 @@ extension Shell {
                                  + "(here it would run \(path) as level \(sourceStack.count + 1))", at: word)
         }
         let text = try readScript(path, at: word)
+        sink.releaseHeldOutput()
         sourceStack.append(canonical)
         session.beginGroup(text: "source \(path)")
         defer {

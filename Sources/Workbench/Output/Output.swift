@@ -32,7 +32,9 @@ public protocol OutputSink: AnyObject {
     func beginCommand(paging: Bool)
     /// The command ended: what was held back is shown, paged or not.
     func endCommand()
-    /// What was held back is shown now, unpaged (before wb asks a question at the prompt).
+    /// What was held back is shown now, unpaged, and the rest of the command's output as it
+    /// comes: before wb asks a question at the prompt, and for `source`, whose commands are
+    /// paged one by one (a long script shows its progress).
     func releaseHeldOutput()
 }
 
@@ -63,10 +65,11 @@ public final class StandardOutput: OutputSink {
         didSet { (colorsOutput, colorsErrors) = Self.colours(color, output: isTerminal, error: errorIsTerminal) }
     }
 
-    /// How deeply commands are nested, and whether the outermost one's output is held back
-    /// for the pager.
+    /// How deeply commands are nested, and the depth of the one whose output is held back
+    /// for the pager (nil: none is).
     private var commandDepth = 0
-    private var holding = false
+    private var holdDepth: Int?
+    private var holding: Bool { holdDepth != nil }
     /// Set when the pager could not be run: said once, then no more paging.
     private var pagerFailed = false
 
@@ -113,15 +116,15 @@ public final class StandardOutput: OutputSink {
 
     public func beginCommand(paging: Bool) {
         commandDepth += 1
-        guard commandDepth == 1, paging, isTerminal, !pagerFailed, Pager.command != nil else { return }
+        guard holdDepth == nil, paging, isTerminal, !pagerFailed, Pager.command != nil else { return }
         flush()
-        holding = true
+        holdDepth = commandDepth
     }
 
     public func endCommand() {
-        commandDepth = max(0, commandDepth - 1)
-        guard commandDepth == 0, holding else { return }
-        holding = false
+        defer { commandDepth = max(0, commandDepth - 1) }
+        guard let depth = holdDepth, depth == commandDepth else { return }
+        holdDepth = nil
         let size = TerminalSize.current()
         guard let command = Pager.command, let rows = size.rows,
               Pager.screenLines(buffer, columns: size.columns) >= rows else {
@@ -139,12 +142,12 @@ public final class StandardOutput: OutputSink {
     }
 
     public func releaseHeldOutput() {
-        holding = false
+        holdDepth = nil
         flush()
     }
 
     deinit {
-        holding = false
+        holdDepth = nil
         flush()
     }
 }

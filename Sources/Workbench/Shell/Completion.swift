@@ -208,7 +208,8 @@ func naturalOrder(_ a: String, _ b: String) -> Bool {
         left = left.dropFirst()
         right = right.dropFirst()
     }
-    return left.isEmpty && !right.isEmpty
+    if left.isEmpty != right.isEmpty { return left.isEmpty }
+    return a < b  // equal but for leading zeros: o02 before o2, so the order is total
 }
 
 /// Where a handle's kind comes in a completion list: the kinds in ElementKind's order, then
