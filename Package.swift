@@ -9,6 +9,11 @@ let package = Package(
         .library(name: "StructureModel", targets: ["StructureModel"]),
         .library(name: "Workbench", targets: ["Workbench"]),
     ],
+    dependencies: [
+        // The program's own flags: parsing, --help, errors, completion scripts and (through
+        // its help dump) the man page, all from one declaration.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         // libedit through pkg-config; Debian's package is libedit-dev.
         .systemLibrary(
@@ -24,7 +29,9 @@ let package = Package(
         ),
         .target(name: "StructureModel", dependencies: ["CZlib"]),
         .target(name: "WBLineEditor", dependencies: ["CLibedit"]),
-        .target(name: "Workbench", dependencies: ["StructureModel", "WBLineEditor"]),
+        .target(name: "Workbench", dependencies: [
+            "StructureModel", "WBLineEditor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "wb", dependencies: ["Workbench", "StructureModel"]),
         .executableTarget(name: "wbgen", dependencies: ["StructureModel"]),
         .testTarget(name: "StructureModelTests", dependencies: ["StructureModel"]),

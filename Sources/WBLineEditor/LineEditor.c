@@ -105,3 +105,17 @@ void wble_stifle_history(int count) { stifle_history(count); }
 
 char *wble_strdup(const char *text) { return strdup(text); }
 char **wble_alloc_matches(int count) { return calloc((size_t)count + 1, sizeof(char *)); }
+
+extern char **environ;
+char **wble_environment(void) { return environ; }
+
+void wble_show_above_line(const char *text) {
+    FILE *out = rl_outstream ? rl_outstream : stdout;
+    fflush(out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') fputc('\r', out);
+        fputc(*p, out);
+    }
+    fflush(out);
+    rl_forced_update_display();
+}

@@ -99,7 +99,7 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertEqual(unknown.stderr, "wb: unknown option '--frobnicate' (see wb --help)\n")
         let missingValue = try Harness.run(["-c"])
         XCTAssertEqual(missingValue.status, 2)
-        XCTAssertTrue(missingValue.stderr.contains("-c needs a value"))
+        XCTAssertEqual(missingValue.stderr, "wb: missing value for '-c' (see wb --help)\n")
         let missingScript = try Harness.run(["-f", "/nonexistent/fix.wb"])
         XCTAssertEqual(missingScript.status, 2)
         XCTAssertTrue(missingScript.stderr.contains("cannot read script /nonexistent/fix.wb: no such file or directory"),

@@ -50,7 +50,7 @@ final class BatchTests: XCTestCase {
             (["--each", "--recover", "-c", "ls", path], "--recover replays one session's journal"),
             (["--each", "-f", "-", "--files-from", "-"], "cannot hold both"),
             (["--recover", "-c", "ls"], "--recover needs the PATH"),
-            (["--each=1", "-c", "ls", path], "--each takes no value"),
+            (["--each=1", "-c", "ls", path], "'--each' does not take any value"),
         ]
         for (arguments, message) in cases {
             let result = run(arguments)

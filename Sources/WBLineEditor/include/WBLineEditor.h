@@ -40,4 +40,11 @@ void wble_stifle_history(int count);
 char *wble_strdup(const char *text);
 char **wble_alloc_matches(int count);
 
+/* Writes text (lines ending in \n) where the line being edited is, then draws the prompt
+   and the line again below it: a completion list shown by the completer itself. */
+void wble_show_above_line(const char *text);
+
+/* The process's environment (environ), for posix_spawn: a C global Swift 6 will not touch. */
+char **wble_environment(void);
+
 #endif

@@ -15,7 +15,7 @@ import StructureModel
 /// failures and a progress bar, and forgets everything else about the file, so memory
 /// grows with the jobs, not with the files.
 struct Batch {
-    var invocation: Program.Invocation
+    var invocation: ProgramOptions
     var options: ShellOptions
     var scripts: [String: String]
     var output: OutputSink
@@ -24,7 +24,7 @@ struct Batch {
     struct Plan: Sendable {
         var options: ShellOptions
         var variables: [String: String]
-        var actions: [Program.Action]
+        var actions: [ProgramOptions.Action]
         var scripts: [String: String]
         var isTerminal: Bool
         var colorsErrors: Bool

@@ -296,6 +296,7 @@ extension Shell {
             CommandSpec(
                 "check",
                 arguments: [ArgumentSpec("NAME", .openFile, .optional)],
+                options: [wideOption],
                 summary: "quality problems to look at: duplicated or gapped walls, doors off their wall, ...",
                 details: """
                     Lists, with the handles involved and a reason: walls of one room that overlap (one wall scanned
@@ -322,7 +323,8 @@ extension Shell {
                     return
                 }
                 let rows = findings.map { [$0.kind.rawValue, $0.elements.map { handles.handle(for: $0) ?? "?" }.joined(separator: " "), $0.reason] }
-                shell.output.write(renderTable(["problem", "where", "why"], rows, numeric: []))
+                shell.output.writeStyled(shell.tableText(Table(["problem", "where", "why"], rows, flexible: [1, 2]),
+                                                         wide: invocation.flag("--wide")))
             },
         ]
     }

@@ -1,23 +1,6 @@
 import Foundation
 import StructureModel
 
-/// Aligned columns for people: text left, numbers right. Cells show control characters
-/// as escapes (a tab or an escape sequence in a name would break the columns, or worse).
-func renderTable(_ headers: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
-    let rows = rows.map { $0.map(\.escapingControls) }
-    var widths = headers.map(\.count)
-    for row in rows {
-        for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
-    }
-    func line(_ cells: [String]) -> String {
-        cells.enumerated().map { index, cell in
-            let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
-            return numeric.contains(index) ? pad + cell : cell + pad
-        }.joined(separator: "  ").trimmingTrailingBlanks()
-    }
-    return ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
-}
-
 extension Shell {
     static let listableKinds: [String: ElementKind] = {
         var kinds: [String: ElementKind] = [:]
@@ -80,7 +63,36 @@ extension Shell {
         }.joined(separator: " ")
     }
 
-    func table(_ kind: ElementKind, _ rows: [Row]) -> String {
+    /// A table fitted to the terminal (`Table`), or whole with `wide`; handles coloured
+    /// when standard output takes colour. Written with `output.writeStyled`: its cells are
+    /// escaped already.
+    func tableText(_ table: Table, wide: Bool) -> String {
+        let width = wide ? nil : output.columns
+        let rendered = table.render(width: width, colour: output.colorsOutput)
+        guard rendered.cut, let width else { return rendered.text }
+        return rendered.text + note("(cells cut to fit \(width) columns; --wide shows them whole)")
+    }
+
+    /// A line under a table, wrapped at blanks to the terminal's width (whole when piped).
+    func note(_ text: String) -> String {
+        guard let width = output.columns, displayWidth(text) > width else { return text + "\n" }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && displayWidth(line) + 1 + displayWidth(String(word)) > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.map { displayWidth($0) > width ? truncated($0, to: width) : $0 }.joined(separator: "\n") + "\n"
+    }
+
+    /// The `--wide` option of every command that prints a table.
+    static let wideOption = OptionSpec("--wide", help: "every cell whole, however wide (on a terminal, tables are fitted to its width)")
+
+    func table(_ kind: ElementKind, _ rows: [Row], wide: Bool = false) -> String {
         let inferred = rows.contains { $0.sectionInferred }
         let structureLevel = rows.contains { $0.identity.scope == .structure }
         func section(_ row: Row) -> String { (row.sectionHandle ?? "") + (row.sectionInferred ? "*" : "") }
@@ -101,21 +113,22 @@ extension Shell {
                         formatted(row.area ?? 0, digits: 2), "\(room?.walls.count ?? 0)", "\(room?.doors.count ?? 0)",
                         "\(room?.windows.count ?? 0)", "\(room?.objects.count ?? 0)"]
             }
-            text = renderTable(["room", "file", "story", "labels", "name", "area m²", "walls", "doors", "windows", "objects"], data,
-                               numeric: [2, 5, 6, 7, 8, 9])
+            text = tableText(Table(["room", "file", "story", "labels", "name", "area m²", "walls", "doors", "windows", "objects"], data,
+                                   numeric: [2, 5, 6, 7, 8, 9], flexible: [1, 3, 4]), wide: wide)
         case .section:
             let data = rows.map { row -> [String] in
                 [row.handle, room(row), row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
                  row.centre.map { "\(formatted($0.x, digits: 2)), \(formatted($0.z, digits: 2))" } ?? ""]
             }
-            text = renderTable(["section", "room", "story", "label", "name", "centre x, z"], data, numeric: [2])
+            text = tableText(Table(["section", "room", "story", "label", "name", "centre x, z"], data, numeric: [2], flexible: [3, 4]),
+                             wide: wide)
         case .object:
             let data = rows.map { row -> [String] in
                 [row.handle, room(row), section(row), row.story.map(String.init) ?? "", row.category ?? "",
                  row.confidence?.name ?? "", dimensionsText(row.dimensions), attributesText(row.attributes), row.parentHandle ?? ""]
             }
-            text = renderTable(["object", "room", "section", "story", "category", "confidence", "w×h×d m", "attributes", "parent"],
-                               data, numeric: [3])
+            text = tableText(Table(["object", "room", "section", "story", "category", "confidence", "w×h×d m", "attributes", "parent"],
+                                   data, numeric: [3], flexible: [7]), wide: wide)
         default:
             let data = rows.map { row -> [String] in
                 var category = row.category ?? ""
@@ -123,13 +136,13 @@ extension Shell {
                 return [row.handle, room(row), section(row), row.story.map(String.init) ?? "", category,
                         row.confidence?.name ?? "", dimensionsText(row.dimensions), row.parentHandle ?? ""]
             }
-            text = renderTable([kind.rawValue, "room", "section", "story", "category", "confidence", "w×h×d m", "parent"], data,
-                               numeric: [3])
+            text = tableText(Table([kind.rawValue, "room", "section", "story", "category", "confidence", "w×h×d m", "parent"], data,
+                                   numeric: [3], flexible: [4]), wide: wide)
         }
         if structureLevel {
-            text += "(r1+r2) structure-level: the structure's own element, standing for those rooms' copies\n"
+            text += note("(r1+r2) structure-level: the structure's own element, standing for those rooms' copies")
         }
-        if inferred { text += "* section inferred: the nearest section centre (RoomPlan does not say which section holds what)\n" }
+        if inferred { text += note("* section inferred: the nearest section centre (RoomPlan does not say which section holds what)") }
         return text
     }
 
@@ -162,6 +175,7 @@ extension Shell {
             CommandSpec(
                 "ls",
                 arguments: [ArgumentSpec("KIND", .choice(kinds), .optional), ArgumentSpec("where EXPR", .expression, .variadic)],
+                options: [wideOption],
                 summary: "list rooms, sections, walls, doors, windows, openings, floors or objects",
                 details: """
                     Each row starts with the thing's handle, which every command accepts. Without KIND, rooms.
@@ -171,6 +185,10 @@ extension Shell {
                     width, height, depth, area, open, parent and every attribute (ChairType, ...); operators
                     = != < <= > >= and ~ (contains); and, or, not, parentheses; lengths with units (2m, 80cm, 3ft);
                     confidence in order (confidence < high). Text ignores case; = with * or ? is a glob.
+
+                    On a terminal the table fits its width: long names, labels and attributes are cut with …,
+                    and when a row cannot fit even so, each row is shown one field per line. --wide shows every
+                    cell whole; a pipe or a file always gets whole cells.
                     """
             ) { invocation in
                 let shell = invocation.shell
@@ -178,17 +196,23 @@ extension Shell {
                     if first.text == "spaces", invocation.positionals.count > 1 {
                         throw CommandFailure("ls spaces takes no where-expression (ls anchors does)", at: invocation.positionals[1])
                     }
-                    shell.output.write(first.text == "spaces" ? shell.listSpaces()
-                                       : try shell.listAnchors(where: Array(invocation.positionals.dropFirst())))
+                    let wide = invocation.flag("--wide")
+                    shell.output.writeStyled(first.text == "spaces" ? shell.listSpaces(wide: wide)
+                                             : try shell.listAnchors(where: Array(invocation.positionals.dropFirst()), wide: wide))
                     return
                 }
                 let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: .room, requireWhere: false,
                                                         command: "ls", at: invocation.name)
-                shell.output.write(shell.options.json ? renderJSON(.array(rows.map(shell.json))) : shell.table(kind, rows))
+                if shell.options.json {
+                    shell.output.write(renderJSON(.array(rows.map(shell.json))))
+                } else {
+                    shell.output.writeStyled(shell.table(kind, rows, wide: invocation.flag("--wide")))
+                }
             },
             CommandSpec(
                 "find",
                 arguments: [ArgumentSpec("KIND", .choice(kinds)), ArgumentSpec("where EXPR", .expression, .variadic)],
+                options: [wideOption],
                 summary: "list the things of a kind that match an expression",
                 details: "find objects where category = chair and confidence != high — the expression language is in 'help ls'."
             ) { invocation in
@@ -200,12 +224,17 @@ extension Shell {
                     guard invocation.positionals.count > 1 else {
                         throw CommandFailure("find anchors needs where and an expression, like find anchors where color = yellow", at: first)
                     }
-                    shell.output.write(try shell.listAnchors(where: Array(invocation.positionals.dropFirst())))
+                    shell.output.writeStyled(try shell.listAnchors(where: Array(invocation.positionals.dropFirst()),
+                                                                   wide: invocation.flag("--wide")))
                     return
                 }
                 let (kind, _, rows) = try shell.listing(invocation.positionals, defaultKind: nil, requireWhere: true,
                                                         command: "find", at: invocation.name)
-                shell.output.write(shell.options.json ? renderJSON(.array(rows.map(shell.json))) : shell.table(kind, rows))
+                if shell.options.json {
+                    shell.output.write(renderJSON(.array(rows.map(shell.json))))
+                } else {
+                    shell.output.writeStyled(shell.table(kind, rows, wide: invocation.flag("--wide")))
+                }
             },
             CommandSpec(
                 "show",

@@ -42,6 +42,7 @@ extension Shell {
             CommandSpec(
                 "stats",
                 arguments: [ArgumentSpec("REF", .reference([.room]), .optional)],
+                options: [wideOption],
                 summary: "floor and wall areas, perimeters, heights and counts, per room, per story and in all",
                 details: """
                     Floor area comes from the floor polygon (for a room without a floor, from the hull of its walls);
@@ -137,8 +138,10 @@ extension Shell {
             [s.handle, s.file, s.story.map(String.init) ?? "", s.labels, formatted(s.floorArea, digits: 2) + (s.floorFromWalls ? "*" : ""),
              formatted(s.wallArea, digits: 2), formatted(s.perimeter, digits: 2), formatted(s.height, digits: 2), counts(s.categories)]
         }
-        var text = renderTable(["room", "file", "story", "labels", "floor m²", "walls m² net", "perimeter m", "height m", "objects"],
-                               rows, numeric: [2, 4, 5, 6, 7])
+        output.writeStyled(tableText(Table(["room", "file", "story", "labels", "floor m²", "walls m² net", "perimeter m", "height m",
+                                            "objects"], rows, numeric: [2, 4, 5, 6, 7], flexible: [1, 3, 8]),
+                                     wide: invocation.flag("--wide")))
+        var text = ""
         if stats.contains(where: \.floorFromWalls) { text += "* no floor in the file: the area of the hull of its walls\n" }
         text += "\n"
         for story in stories {
@@ -153,6 +156,8 @@ extension Shell {
             text += "structure level of \(entry.file.name): \(entry.walls) walls (shared walls once), floor \(formatted(entry.stats.floorArea, digits: 2)) m², "
                 + "walls \(formatted(entry.stats.wallArea, digits: 2)) m² net, \(entry.stats.categories.values.reduce(0, +)) objects\n"
         }
-        output.write(text.escapingControlsKeepingLines)
+        // Lines of prose: wrapped at blanks to the terminal's width (whole when piped).
+        output.write(text.escapingControlsKeepingLines.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.isEmpty ? "\n" : note(String($0)) }.joined())
     }
 }

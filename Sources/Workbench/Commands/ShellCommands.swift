@@ -7,6 +7,20 @@ extension Shell {
             + spaceCommands() + alignCommands() + checkCommands() + exportCommands()).sorted { $0.name < $1.name }
     }
 
+    /// The language in a paragraph, for `help` and the man page.
+    static let languageHelp = """
+        words are separated by blanks; "double" and 'single' quotes; \\ escapes;
+        # starts a comment; a trailing \\ continues the line; ; separates commands;
+        $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
+
+        """
+
+    static let limitsHelp = """
+        a line, a variable's value and a command with its variables replaced are each at
+        most 1 MiB; scripts source each other at most 64 deep; where-expressions nest 100 deep.
+
+        """
+
     /// How many scripts may run inside each other (`-f` counts as the first level).
     static let maximumSourceDepth = 64
 
@@ -27,6 +41,7 @@ extension Shell {
                                  + "(here it would run \(path) as level \(sourceStack.count + 1))", at: word)
         }
         let text = try readScript(path, at: word)
+        sink.releaseHeldOutput()
         sourceStack.append(canonical)
         beginGroup(text: "source \(path)")
         defer {
@@ -110,15 +125,7 @@ extension Shell {
                 for command in shell.commands {
                     text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary + "\n"
                 }
-                text += """
-
-                    Language: words are separated by blanks; "double" and 'single' quotes; \\ escapes;
-                    # starts a comment; a trailing \\ continues the line; ; separates commands;
-                    $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line).
-                    Limits: a line, a variable's value and a command with its variables replaced are each at
-                    most 1 MiB; scripts source each other at most 64 deep; where-expressions nest 100 deep.
-
-                    """
+                text += "\nLanguage: " + Shell.languageHelp + "Limits: " + Shell.limitsHelp + "\n"
                 shell.output.write(text)
             },
             CommandSpec(
@@ -180,6 +187,27 @@ extension Shell {
                     """
             ) { invocation in
                 try invocation.shell.source(path: invocation.positionals[0].text, at: invocation.positionals[0])
+            },
+            CommandSpec(
+                "pager",
+                arguments: [ArgumentSpec("on|off", .choice(["on", "off"]), .optional)],
+                summary: "send output longer than the screen through $PAGER, or not (pager alone says which)",
+                details: """
+                    On a terminal, a command's output longer than the screen goes through $PAGER (less -FRX when
+                    PAGER is not set; none when it is set empty), as psql and git do. pager off shows it directly;
+                    so does wb --no-pager. Never when standard output is not a terminal.
+                    """
+            ) { invocation in
+                let shell = invocation.shell
+                guard let word = invocation.positional(0) else {
+                    shell.output.write("pager \(shell.options.pager ? "on" : "off")\n")
+                    return
+                }
+                switch word.text {
+                case "on": shell.options.pager = true
+                case "off": shell.options.pager = false
+                default: throw CommandFailure("pager takes on or off, not '\(word.text)'", at: word)
+                }
             },
             CommandSpec(
                 "echo",

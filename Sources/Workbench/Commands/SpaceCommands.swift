@@ -102,7 +102,7 @@ extension Shell {
         spaceEntries.first { $0.space.id == id }?.handle
     }
 
-    func listSpaces() -> String {
+    func listSpaces(wide: Bool = false) -> String {
         let entries = spaceEntries
         if options.json {
             return renderJSON(.array(entries.map { entry in
@@ -128,8 +128,8 @@ extension Shell {
                     "\(space.worldMap.storedSize)", space.worldMap.rawSize.map(String.init) ?? "?",
                     space.isCompressed ? "yes" : "no", "\(anchors.filter { !$0.isDeleted }.count)", "\(anchors.filter(\.isDeleted).count)"]
         }
-        return renderTable(["space", "name", "id", "created", "updated", "map bytes", "raw bytes", "compressed", "live", "deleted"],
-                           rows, numeric: [5, 6, 8, 9])
+        return tableText(Table(["space", "name", "id", "created", "updated", "map bytes", "raw bytes", "compressed", "live", "deleted"],
+                               rows, numeric: [5, 6, 8, 9], flexible: [1, 2, 3, 4]), wide: wide)
     }
 
     /// What `ls anchors where ...` can ask of an anchor; any other name is a metadata key.
@@ -169,7 +169,7 @@ extension Shell {
             openEnded: true, suggestions: [])
     }
 
-    func listAnchors(where words: [Argument] = []) throws -> String {
+    func listAnchors(where words: [Argument] = [], wide: Bool = false) throws -> String {
         var entries = anchorEntries
         func version(_ entry: (handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int? {
             session.workspace.stores[entry.store].store.events[entry.anchor.spaceId]?.filter { $0.anchorId == entry.anchor.id }.map(\.version).max()
@@ -193,11 +193,12 @@ extension Shell {
                                         room: roomHandle(of: entry.anchor), anchor: entry.anchor, version: version(entry)))
             }
         }
-        return renderAnchors(entries, version: version)
+        return renderAnchors(entries, version: version, wide: wide)
     }
 
     private func renderAnchors(_ entries: [(handle: String, store: Int, index: Int, anchor: AnchorRecord)],
-                               version: ((handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int?) -> String {
+                               version: ((handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int?,
+                               wide: Bool) -> String {
         if options.json {
             return renderJSON(.array(entries.map { entry in
                 let a = entry.anchor
@@ -227,7 +228,8 @@ extension Shell {
             return [entry.handle, spaceHandle(a.spaceId) ?? a.spaceId, roomHandle(of: a) ?? "", position, a.isDeleted ? "deleted" : "live",
                     version(entry).map(String.init) ?? "", metadata]
         }
-        return renderTable(["anchor", "space", "room", "position x, y, z", "state", "version", "metadata"], rows, numeric: [5])
+        return tableText(Table(["anchor", "space", "room", "position x, y, z", "state", "version", "metadata"], rows, numeric: [5],
+                               flexible: [6]), wide: wide)
     }
 
     /// `show sp1`: the space and what its world map holds; `show a1`: an anchor and its history.

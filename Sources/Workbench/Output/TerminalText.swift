@@ -68,7 +68,13 @@ final class TerminalSafeOutput: OutputSink {
 
     func write(_ text: String) { base.write(text.escapingControls(where: Self.isUnsafe)) }
     func writeError(_ text: String) { base.writeError(text.escapingControls(where: Self.isUnsafe)) }
+    func writeStyled(_ text: String) { base.writeStyled(text) }
     var isTerminal: Bool { base.isTerminal }
+    var columns: Int? { base.columns }
+    var colorsOutput: Bool { base.colorsOutput }
     var colorsErrors: Bool { base.colorsErrors }
     var errorIsTerminal: Bool { base.errorIsTerminal }
+    func beginCommand(paging: Bool) { base.beginCommand(paging: paging) }
+    func endCommand() { base.endCommand() }
+    func releaseHeldOutput() { base.releaseHeldOutput() }
 }

@@ -96,7 +96,13 @@ extension Shell {
             let names = session.files.flatMap { $0.names.values }.filter { !$0.contains(" ") }
             // Spaces and anchors take the shared verbs too (name, move, set, delete, restore, show).
             let spaces = spaceEntries.map(\.handle) + anchorEntries.map(\.handle)
-            return (handles + names + spaces).filter { $0.hasPrefix(prefix) }.sorted(by: handleOrder)
+            // Kinds grouped (rooms, then sections, ... as ElementKind lists them), each in natural order.
+            let matching = (handles + names + spaces).filter { $0.hasPrefix(prefix) }
+            var seen = Set<String>()
+            return matching.filter { seen.insert($0).inserted }.sorted { a, b in
+                let rankA = completionGroupRank(a), rankB = completionGroupRank(b)
+                return rankA != rankB ? rankA < rankB : naturalOrder(a, b)
+            }
         case .field:
             return fieldNames(for: words.first).filter { $0.hasPrefix(prefix) }
         case .fieldValue:
@@ -182,13 +188,115 @@ extension Shell {
     }
 }
 
-/// `r2` before `r10`: handles by letter, then number.
-func handleOrder(_ a: String, _ b: String) -> Bool {
-    let letterA = String(a.prefix(1)), letterB = String(b.prefix(1))
-    if letterA != letterB { return letterA < letterB }
-    let numberA = Int(a.dropFirst()) ?? 0, numberB = Int(b.dropFirst()) ?? 0
-    if numberA != numberB { return numberA < numberB }
-    return a < b
+/// Natural order: runs of digits compare as numbers, so `o2` comes before `o10` and
+/// `scan-9.json` before `scan-10.json`; the rest compares as text.
+func naturalOrder(_ a: String, _ b: String) -> Bool {
+    var left = a.unicodeScalars[...], right = b.unicodeScalars[...]
+    func digits(_ text: inout Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+        let run = text.prefix { ("0"..."9").contains($0) }
+        text = text.dropFirst(run.count)
+        return run
+    }
+    while let l = left.first, let r = right.first {
+        if ("0"..."9").contains(l) && ("0"..."9").contains(r) {
+            let leftRun = digits(&left).drop { $0 == "0" }, rightRun = digits(&right).drop { $0 == "0" }
+            if leftRun.count != rightRun.count { return leftRun.count < rightRun.count }
+            if !leftRun.elementsEqual(rightRun) { return String(leftRun).unicodeScalars.lexicographicallyPrecedes(rightRun) }
+            continue
+        }
+        if l != r { return l < r }
+        left = left.dropFirst()
+        right = right.dropFirst()
+    }
+    if left.isEmpty != right.isEmpty { return left.isEmpty }
+    return a < b  // equal but for leading zeros: o02 before o2, so the order is total
+}
+
+/// Where a handle's kind comes in a completion list: the kinds in ElementKind's order, then
+/// spaces and anchors, then names.
+private func completionGroupRank(_ word: String) -> Int {
+    let letters = String(word.prefix { !("0"..."9").contains($0) })
+    guard word.count > letters.count, word.dropFirst(letters.count).allSatisfy({ ("0"..."9").contains($0) }) else {
+        return 100
+    }
+    if let index = ElementKind.allCases.firstIndex(where: { $0.handlePrefix == letters }) { return index }
+    switch letters {
+    case "sp": return 50
+    case "a": return 51
+    default: return 100
+    }
+}
+
+/// One entry of a completion list as it is shown: the word completed, what the list shows
+/// for it (a room's handle with its name or label), and the group it is listed under when
+/// several kinds match.
+public struct CompletionEntry: Sendable, Equatable {
+    public var word: String
+    public var shown: String
+    public var group: String
+
+    public init(word: String, shown: String, group: String) {
+        self.word = word
+        self.shown = shown
+        self.group = group
+    }
+}
+
+extension Shell {
+    /// `candidates` as a list shows them: handles with the kind they belong to, rooms with
+    /// their name (or labels), spaces with their name.
+    public func describe(_ candidates: [String]) -> [CompletionEntry] {
+        let workspace = session.workspace
+        return candidates.map { word in
+            if let identity = workspace.handles.identity(for: word), workspace.handles.handle(for: identity) == word {
+                var shown = word
+                if identity.kind == .room || identity.kind == .section, let row = workspace.row(for: identity),
+                   let text = row.name ?? row.label, !text.isEmpty {
+                    shown += " (" + text.escapingControls + ")"
+                }
+                return CompletionEntry(word: word, shown: shown, group: identity.kind.plural)
+            }
+            if let space = spaceEntries.first(where: { $0.handle == word }) {
+                return CompletionEntry(word: word, shown: word + (space.space.name.map { " (" + $0.escapingControls + ")" } ?? ""),
+                                       group: "spaces")
+            }
+            if anchorEntries.contains(where: { $0.handle == word }) {
+                return CompletionEntry(word: word, shown: word, group: "anchors")
+            }
+            return CompletionEntry(word: word, shown: word.escapingControls, group: "")
+        }
+    }
+
+    /// The list shown when Tab cannot complete further: in the order given (natural, kinds
+    /// grouped), in columns across `width`, each group under its name when there are several.
+    public func completionListing(_ entries: [CompletionEntry], width: Int) -> String {
+        var groups: [(String, [CompletionEntry])] = []
+        for entry in entries {
+            if let last = groups.indices.last, groups[last].0 == entry.group {
+                groups[last].1.append(entry)
+            } else {
+                groups.append((entry.group, [entry]))
+            }
+        }
+        let titled = groups.count > 1
+        let limit = 500
+        var text = ""
+        for (group, members) in groups {
+            let indent = titled ? "  " : ""
+            if titled { text += (group.isEmpty ? "names" : group) + ":\n" }
+            let shown = members.prefix(limit).map(\.shown)
+            let cell = (shown.map(displayWidth).max() ?? 0) + 2
+            let perLine = max(1, (width - indent.count + 2) / cell)
+            for start in stride(from: 0, to: shown.count, by: perLine) {
+                let line = shown[start..<min(shown.count, start + perLine)].map { item in
+                    item + String(repeating: " ", count: max(0, cell - displayWidth(item)))
+                }.joined()
+                text += indent + line.trimmingTrailingBlanks() + "\n"
+            }
+            if members.count > limit { text += indent + "… and \(members.count - limit) more (type more of the word)\n" }
+        }
+        return text
+    }
 }
 
 /// The longest text every candidate starts with.

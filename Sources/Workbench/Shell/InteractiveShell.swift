@@ -83,6 +83,8 @@ final class InteractiveShell {
             shell.interruptRequested = { false }
         }
         shell.confirm = { [unowned self] question in
+            // What the command printed so far comes before the question, unpaged.
+            self.shell.sink.releaseHeldOutput()
             if case .line(let answer) = self.readLine(prompt: question) {
                 return ["y", "yes"].contains(answer.trimmingBlanks().lowercased())
             }
@@ -116,7 +118,7 @@ final class InteractiveShell {
     /// One logical line: continued after a trailing backslash. nil at end of input.
     private func readCommand() -> String? {
         var text = ""
-        var prompt = shell.prompt
+        var prompt = shell.prompt(coloured: shell.output.colorsOutput)
         while true {
             switch readLine(prompt: prompt) {
             case .endOfFile:
@@ -124,7 +126,7 @@ final class InteractiveShell {
             case .interrupted:
                 shell.output.write("^C\n")
                 text = ""
-                prompt = shell.prompt
+                prompt = shell.prompt(coloured: shell.output.colorsOutput)
                 continue
             case .line(let line):
                 lineNumber += 1
@@ -167,12 +169,19 @@ private func completeForLibedit(
     let libeditWord = text.map { String(cString: $0) } ?? ""
     let dropped = typedWord.count - libeditWord.count
     let shown = candidates.map { dropped > 0 && $0.count >= dropped ? String($0.dropFirst(dropped)) : $0 }
-    let matches = wble_alloc_matches(Int32(shown.count + 1))!
-    if shown.count == 1 {
-        matches[0] = wble_strdup(shown[0])
-    } else {
-        matches[0] = wble_strdup(commonPrefix(shown))
-        for (index, candidate) in shown.enumerated() { matches[index + 1] = wble_strdup(candidate) }
+    // libedit would sort a list of matches as text (o1 o10 o11 … o2) and show only the words,
+    // so wb shows the list itself and gives libedit one match: the common prefix, which
+    // either adds to the word (Tab again then lists) or is the word as typed.
+    let insert = shown.count == 1 ? shown[0] : commonPrefix(shown)
+    if shown.count > 1 && insert.count <= libeditWord.count {
+        let width = TerminalSize.current().columns
+        let listing = shell.completionListing(shell.describe(candidates), width: width)
+        wble_show_above_line("\n" + listing)
+        wble_set_completion_append_character(0)
+    } else if shown.count > 1 {
+        wble_set_completion_append_character(0)
     }
+    let matches = wble_alloc_matches(1)!
+    matches[0] = wble_strdup(insert)
     return matches
 }

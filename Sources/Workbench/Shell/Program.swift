@@ -12,168 +12,46 @@ import StructureModel
 public enum Program {
     public static let version = "0.1.0"
 
-    public static let usage = """
-        usage: wb [OPTIONS] [PATH ...]
-
-        A workbench for RoomPlan scans: open rooms and structures, inspect and fix them,
-        save them back without losing a byte you did not change.
-
-          PATH ...              opened at start: a RoomPlan room or structure JSON (the kind is
-                                found from the content)
-          -c, --command CMD     run CMD; repeatable, in order
-          -f, --file SCRIPT     run a command file; repeatable, in order with -c ("-" is stdin)
-          -i, --interactive     stay in the shell after -c / -f
-          -k, --keep-going      in scripts: report an error and go on (the exit status is still 1)
-          -x, --echo            print each command before it runs
-          -q, --quiet           no banner, no informational lines
-              --json            machine-readable output from every command that prints data
-              --dry-run         never write a file; save says what it would have written
-          -D, --define NAME=VALUE   a variable for scripts, used as $NAME
-              --each            run the -c/-f commands once per PATH, each in a fresh session with
-                                that PATH open (batch fix-ups; $FILE names it)
-              --jobs N          with --each: N files at a time (default: the number of cores)
-              --files-from FILE with --each: the paths, one per line, from FILE ("-" for stdin)
-              --shard I/N       with --each: only every N-th path, starting at the I-th (1-based)
-              --recover         replay the journal an interrupted session left beside PATH, without asking
-              --version, --help
-
-        With no -c/-f, wb reads commands from the terminal (or from stdin when it is not one).
-        At the terminal, wb keeps a journal of your edits (.NAME.wb-journal beside the first
-        PATH) until you save or quit, so that a session that dies can be replayed.
-        Exit status: 0 everything ran; 1 a command failed (with --each: a file failed);
-        2 the invocation was wrong.
-        Type 'help' inside wb for the commands.
-        """
-
-    enum Action: Sendable {
-        case command(String, index: Int)
-        case file(String)
+    /// The outcome of reading the command line: options to run, or text to print and the
+    /// status to exit with (help, version, a completion script, a bad invocation).
+    enum Parsed {
+        case run(ProgramOptions)
+        case exit(output: String, error: String, status: Int32)
     }
 
-    struct Invocation {
-        var options = ShellOptions()
-        var paths: [String] = []
-        var actions: [Action] = []
-        var interactive = false
-        var variables: [String: String] = [:]
-        var each = false
-        var jobs: Int?
-        var filesFrom: String?
-        var shard: Shard?
-        var recover = false
-    }
-
-    struct UsageError: Error {
-        var message: String
-    }
-
-    static func parse(_ arguments: [String]) throws -> Invocation? {
-        var result = Invocation()
-        var rest = arguments[...]
-        var commandCount = 0
-        func value(_ flag: String, attached: String?) throws -> String {
-            if let attached { return attached }
-            guard let next = rest.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
-            return next
-        }
-        func define(_ text: String) throws {
-            guard let equals = text.firstIndex(of: "="), isVariableName(String(text[..<equals])) else {
-                throw UsageError(message: "-D needs NAME=VALUE, got '\(text)'")
+    /// Parses `arguments` (without the program name) with the one declaration in
+    /// `ProgramArguments`. A bad invocation is exit status 2, whatever ArgumentParser's own
+    /// code for it (64 for a validation error).
+    static func parse(_ arguments: [String]) -> Parsed {
+        do {
+            let arguments = try ProgramArguments.splittingJoinedValues(arguments)
+            let parsed = try ProgramArguments.parseAsRoot(arguments)
+            guard let declared = parsed as? ProgramArguments else {
+                // -h, --help
+                return .exit(output: ProgramArguments.helpMessage() + "\n", error: "", status: 0)
             }
-            let value = String(text[text.index(after: equals)...])
-            guard value.utf8.count <= Limits.maximumBytes else {
-                throw UsageError(message: "-D \(text[..<equals]): a variable's value may be at most \(Limits.description)")
-            }
-            result.variables[String(text[..<equals])] = value
-        }
-        while let argument = rest.popFirst() {
-            if argument == "--" {
-                result.paths.append(contentsOf: rest)
-                break
-            }
-            if argument.hasPrefix("--") {
-                var name = argument
-                var attached: String?
-                if let equals = argument.firstIndex(of: "=") {
-                    name = String(argument[..<equals])
-                    attached = String(argument[argument.index(after: equals)...])
+            if declared.generateMan {
+                do {
+                    return .exit(output: try ManPage.render(), error: "", status: 0)
+                } catch {
+                    return .exit(output: "", error: "wb: cannot write the man page: \(error)\n", status: 1)
                 }
-                switch name {
-                case "--command":
-                    result.actions.append(.command(try value(name, attached: attached), index: commandCount))
-                    commandCount += 1
-                case "--file": result.actions.append(.file(try value(name, attached: attached)))
-                case "--define": try define(try value(name, attached: attached))
-                case "--jobs":
-                    let text = try value(name, attached: attached)
-                    guard let jobs = Int(text), jobs >= 1 else {
-                        throw UsageError(message: "--jobs needs a whole number of at least 1, got '\(text)'")
-                    }
-                    result.jobs = jobs
-                case "--files-from": result.filesFrom = try value(name, attached: attached)
-                case "--shard":
-                    let text = try value(name, attached: attached)
-                    guard let shard = Shard(text) else {
-                        throw UsageError(message: "--shard needs I/N with 1 <= I <= N (for example 2/4), got '\(text)'")
-                    }
-                    result.shard = shard
-                case "--each", "--recover":
-                    guard attached == nil else { throw UsageError(message: "\(name) takes no value") }
-                    if name == "--each" { result.each = true } else { result.recover = true }
-                case "--interactive", "--keep-going", "--echo", "--quiet", "--json", "--dry-run", "--version", "--help":
-                    guard attached == nil else { throw UsageError(message: "\(name) takes no value") }
-                    switch name {
-                    case "--interactive": result.interactive = true
-                    case "--keep-going": result.options.keepGoing = true
-                    case "--echo": result.options.echo = true
-                    case "--quiet": result.options.quiet = true
-                    case "--json": result.options.json = true
-                    case "--dry-run": result.options.dryRun = true
-                    case "--version":
-                        return nil
-                    default:
-                        throw HelpRequested()
-                    }
-                default:
-                    throw UsageError(message: "unknown option '\(name)'")
-                }
-                continue
             }
-            if argument.hasPrefix("-") && argument.count > 1 {
-                var letters = Array(argument.dropFirst())
-                while !letters.isEmpty {
-                    let letter = letters.removeFirst()
-                    let attached = letters.isEmpty ? nil : String(letters)
-                    switch letter {
-                    case "c":
-                        result.actions.append(.command(try value("-c", attached: attached), index: commandCount))
-                        commandCount += 1
-                        letters = []
-                    case "f":
-                        result.actions.append(.file(try value("-f", attached: attached)))
-                        letters = []
-                    case "D":
-                        try define(try value("-D", attached: attached))
-                        letters = []
-                    case "i": result.interactive = true
-                    case "k": result.options.keepGoing = true
-                    case "x": result.options.echo = true
-                    case "q": result.options.quiet = true
-                    case "h": throw HelpRequested()
-                    default: throw UsageError(message: "unknown option '-\(letter)'")
-                    }
-                }
-                continue
+            return .run(try declared.options(from: arguments))
+        } catch {
+            let code = ProgramArguments.exitCode(for: error)
+            if code == .success {
+                // --help, --version, --generate-completion-script: text for standard output.
+                var text = ProgramArguments.fullMessage(for: error)
+                if !text.hasSuffix("\n") { text += "\n" }
+                return .exit(output: text, error: "", status: 0)
             }
-            result.paths.append(argument)
+            var message = ProgramArguments.message(for: error)
+            if let first = message.first { message = first.lowercased() + message.dropFirst() }
+            if message.hasPrefix("error: ") { message.removeFirst("error: ".count) }
+            return .exit(output: "", error: "wb: \(message.escapingControls) (see wb --help)\n", status: 2)
         }
-        try result.checkCombinations()
-        return result
     }
-
-    struct HelpRequested: Error {}
-
-    static func isVariableName(_ text: String) -> Bool { isName(text) }
 
     /// Runs wb with `arguments` (without the program name); `faults` makes saves fail on
     /// purpose, for tests.
@@ -181,26 +59,29 @@ public enum Program {
                             faults: WriteFaults = WriteFaults(),
                             stdinIsTerminal: Bool = isatty(0) == 1,
                             readStandardInput: () throws -> [UInt8] = readStandardInputBytes) -> Int32 {
-        let invocation: Invocation
-        do {
-            guard let parsed = try parse(arguments) else {
-                output.write("wb \(version)\n")
-                return 0
-            }
-            invocation = parsed
-        } catch is HelpRequested {
-            output.write(usage + "\n")
-            return 0
-        } catch let error as UsageError {
-            output.writeError("wb: \(error.message.escapingControls) (see wb --help)\n")
-            return 2
-        } catch {
-            output.writeError("wb: \("\(error)".escapingControls)\n")
+        switch parse(arguments) {
+        case .exit(let text, let error, let status):
+            if !text.isEmpty { output.write(text) }
+            if !error.isEmpty { output.writeError(error) }
+            return status
+        case .run(let options):
+            return run(options, output: output, faults: faults, stdinIsTerminal: stdinIsTerminal,
+                       readStandardInput: readStandardInput)
+        }
+    }
+
+    /// Runs what `invocation` asks for: open the paths, run `-c`/`-f` in order, then the
+    /// shell or stdin. Returns the exit status.
+    static func run(_ invocation: ProgramOptions, output: OutputSink, faults: WriteFaults, stdinIsTerminal: Bool,
+                    readStandardInput: () throws -> [UInt8]) -> Int32 {
+        if let problem = invocation.combinationProblem {
+            output.writeError("wb: \(problem.escapingControls) (see wb --help)\n")
             return 2
         }
-
-        var options = invocation.options
+        var options = invocation.shellOptions
         options.faults = faults
+        options.pager = !invocation.noPager
+        (output as? StandardOutput)?.color = invocation.color
         let shell = Shell(options: options, output: output)
         shell.variables = invocation.variables
 
@@ -230,7 +111,7 @@ public enum Program {
         let readsStandardInputScript = scripts["-"] != nil
         let runsScripts = !invocation.actions.isEmpty
         let wantsShell = invocation.interactive || !runsScripts
-        if wantsShell && stdinIsTerminal && !invocation.options.quiet {
+        if wantsShell && stdinIsTerminal && !invocation.quiet {
             output.write("wb \(version) — type 'help' for the commands, Ctrl-D to leave\n")
         }
 
@@ -283,6 +164,7 @@ public enum Program {
                 }
             }
         }
+
         if shell.quitRequested { shell.journal?.remove() }
         if let replayed = journals.replayed {
             if shell.session.hasUnsavedChanges {
@@ -311,13 +193,13 @@ public enum Program {
 
     /// Runs the `-c` and `-f` actions in order (each `-f` file one undo step), stopping at
     /// the first that fails unless `-k`. Returns the exit status they give.
-    static func runActions(_ actions: [Action], scripts: [String: String], in shell: Shell) -> Int32 {
+    static func runActions(_ actions: [ProgramOptions.Action], scripts: [String: String], in shell: Shell) -> Int32 {
         var status: Int32 = 0
         for action in actions {
             if shell.quitRequested { break }
             let succeeded: Bool
             switch action {
-            case .command(let text, _):
+            case .command(let text):
                 succeeded = shell.run(script: text, source: "-c")
                 shell.journalCheckpoint()
             case .file(let path):

@@ -7,6 +7,9 @@ public struct ShellOptions: Sendable {
     public var quiet = false
     public var echo = false
     public var keepGoing = false
+    /// Whether output longer than the screen goes through the pager (on a terminal only):
+    /// `--no-pager` and `pager off` turn it off.
+    public var pager = true
     /// Where saves fail on purpose (tests of crashes and full disks); none normally.
     public var faults = WriteFaults()
     /// Saves leave flushing to the disk to whoever runs the shell (a batch flushes once, at
@@ -132,6 +135,9 @@ public final class Shell {
     /// Runs one command, reporting any error. Returns whether it succeeded.
     @discardableResult
     public func execute(_ command: CommandText) -> Bool {
+        // What the command prints may be held back for the pager (see `OutputSink`).
+        sink.beginCommand(paging: options.pager)
+        defer { sink.endCommand() }
         do {
             try perform(command)
             return true
@@ -279,7 +285,7 @@ public final class Shell {
     public func report(_ error: ScriptError) {
         if firstError == nil { firstError = "\(messagePrefix)\(error.location): \(error.message)".escapingControls }
         var text = "wb: \(messagePrefix.escapingControls)\(error.location.description.escapingControls): "
-            + "\(paint("error:", .red)) \(error.message.escapingControls)\n"
+            + "\(paint("error:", .error)) \(error.message.escapingControls)\n"
         if let line = error.lineText, !line.isEmpty {
             text += caretDisplay(line: line, column: error.location.column)
         }
@@ -295,12 +301,12 @@ public final class Shell {
         if let location = error.location {
             let path = location.keyPath.isEmpty ? "" : " (at \(location.keyPath))"
             text = "wb: \(prefix)\(error.path):\(location.line):\(location.column): ".escapingControls
-                + "\(paint("error:", .red)) \((error.message + path).escapingControls)\n"
+                + "\(paint("error:", .error)) \((error.message + path).escapingControls)\n"
             if let line = error.lineText, !line.isEmpty {
                 text += caretDisplay(line: line, column: location.column)
             }
         } else {
-            text = "wb: \(prefix)\(error.path): ".escapingControls + "\(paint("error:", .red)) \(error.message.escapingControls)\n"
+            text = "wb: \(prefix)\(error.path): ".escapingControls + "\(paint("error:", .error)) \(error.message.escapingControls)\n"
         }
         sink.writeError(text)
     }
@@ -308,11 +314,11 @@ public final class Shell {
     /// An error that belongs to no line of a script (`wb: error: MESSAGE`).
     public func reportProblem(_ message: String) {
         if firstError == nil { firstError = message.escapingControls }
-        sink.writeError("wb: \(paint("error:", .red)) \(message.escapingControlsKeepingLines)\n")
+        sink.writeError("wb: \(paint("error:", .error)) \(message.escapingControlsKeepingLines)\n")
     }
 
     public func warn(_ message: String) {
-        sink.writeError("wb: \(paint("warning:", .yellow)) \(message.escapingControlsKeepingLines)\n")
+        sink.writeError("wb: \(paint("warning:", .warning)) \(message.escapingControlsKeepingLines)\n")
     }
 
     /// Informational lines go to standard error so that data on standard output stays
@@ -321,17 +327,17 @@ public final class Shell {
         if !options.quiet { output.writeError(message.escapingControlsKeepingLines + "\n") }
     }
 
-    enum Colour: String {
-        case red = "31", yellow = "33", bold = "1"
-    }
-
     /// Colour for standard error, only when it is a terminal that wants it.
-    func paint(_ text: String, _ colour: Colour) -> String {
-        output.colorsErrors ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    func paint(_ text: String, _ style: Style) -> String {
+        output.colorsErrors ? style.apply(text) : text
     }
 
     /// The prompt: what is open, and `*` when something has unsaved changes.
-    public var prompt: String {
+    public var prompt: String { prompt(coloured: false) }
+
+    /// The prompt, its `*` emphasised when `coloured`: the escape codes between libedit's
+    /// markers (\u{1} … \u{2}) that tell it they take no room on the line.
+    func prompt(coloured: Bool) -> String {
         let names = session.files.map(\.name.escapingControls)
         var shown = ""
         switch names.count {
@@ -339,7 +345,9 @@ public final class Shell {
         case 1, 2: shown = " " + names.joined(separator: ",")
         default: shown = " \(names[0])+\(names.count - 1)"
         }
-        return "wb\(shown)\(session.hasUnsavedChanges ? "*" : "")> "
+        let star = !session.hasUnsavedChanges ? "" : coloured
+            ? "\u{1}\u{1B}[\(Style.unsaved.rawValue)m\u{2}*\u{1}\u{1B}[0m\u{2}" : "*"
+        return "wb\(shown)\(star)> "
     }
 
     /// The offending line (a window of it when it is long) and a caret under `column`.

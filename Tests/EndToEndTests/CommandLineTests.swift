@@ -1,0 +1,217 @@
+import Foundation
+import XCTest
+
+/// wb's command line as COMMANDS.md fixes it, parsed by one declaration: every flag, the
+/// order of -c and -f, exit statuses; and what that declaration also writes: --help, the
+/// completion scripts and the man page.
+final class CommandLineTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = try Harness.temporaryFolder(self)
+    }
+
+    private func script(_ name: String, _ text: String) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testCommandsAndFilesRunInTheOrderGivenHoweverSpelled() throws {
+        let a = try script("a.wb", "echo a\n")
+        let b = try script("b.wb", "echo b\n")
+        let run = try Harness.run(["-c", "echo X", "-f", a, "-c", "echo Y", "--file", b, "--command=echo Z", "-cecho joined",
+                                   "-f\(a)", "--file=\(b)", "-qc", "echo grouped", "-f", "-", "-c", "echo last"], stdin: "echo stdin\n")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "X\na\nY\nb\nZ\njoined\na\nb\ngrouped\nstdin\nlast\n")
+        // A command's text is taken as it is, even when it looks like a flag.
+        let flagLike = try Harness.run(["-c", "-f", "-f", a])
+        XCTAssertEqual(flagLike.status, 1)
+        XCTAssertTrue(flagLike.stderr.hasPrefix("wb: -c:1:1: error: unknown command '-f'"), flagLike.stderr)
+        XCTAssertEqual(flagLike.stdout, "", "the first command failed: the file did not run")
+    }
+
+    func testDefinesFlagsAndPathsAfterDoubleDash() throws {
+        let defined = try Harness.run(["-D", "who=ann", "--define", "n=2", "-Dtext=a=b c", "--define=empty=", "-c", "echo $who $n $text [$empty]"])
+        XCTAssertEqual(defined.stdout, "ann 2 a=b c []\n", defined.stderr)
+        let bad = try Harness.run(["-D", "1x=2", "-c", "echo"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(bad.stderr, "wb: -D needs NAME=VALUE, got '1x=2' (see wb --help)\n")
+
+        // A path that looks like a flag, after --.
+        let room = try Harness.generatedRoom(in: folder, name: "-odd.json")
+        XCTAssertTrue(room.hasSuffix("/-odd.json"))
+        let odd = try Harness.run(["-q", "-c", "summary", "--", "-odd.json"], in: folder)
+        XCTAssertEqual(odd.status, 0, odd.stderr)
+        XCTAssertTrue(odd.stdout.hasPrefix("-odd  CapturedRoom"), odd.stdout)
+        let unknown = try Harness.run(["-q", "-c", "summary", "-odd.json"], in: folder)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stderr, "wb: unknown option '-odd.json' (see wb --help)\n")
+    }
+
+    func testEveryFlagOfTheContract() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: room))
+        // -x echoes, -k goes on and still exits 1, -q silences informational lines.
+        let keepGoing = try Harness.run(["-x", "-k", "-c", "bogus", "-c", "echo after"])
+        XCTAssertEqual(keepGoing.status, 1)
+        XCTAssertEqual(keepGoing.stdout, "after\n")
+        XCTAssertTrue(keepGoing.stderr.hasPrefix("+ bogus\nwb: -c:1:1: error: unknown command 'bogus'"), keepGoing.stderr)
+        XCTAssertTrue(keepGoing.stderr.hasSuffix("+ echo after\n"), keepGoing.stderr)
+        let stops = try Harness.run(["--keep-going", "--echo", "-c", "bogus", "-c", "echo after"])
+        XCTAssertEqual(stops.stdout, "after\n", "long spellings")
+        XCTAssertEqual(try Harness.run(["-c", "bogus", "-c", "echo after"]).stdout, "", "without -k the first failure stops")
+        let loud = try Harness.run([room, "-c", "name r1 Den", "-c", "save"])
+        let quiet = try Harness.run(["--quiet", room, "-c", "name r1 Den2", "-c", "save"])
+        XCTAssertTrue(loud.stderr.contains("wrote"), loud.stderr)
+        XCTAssertEqual(quiet.stderr, "", "-q: no informational lines")
+        XCTAssertEqual(try Harness.run(["-q", room, "-c", "undo"]).status, 1, "a fresh session has nothing to undo")
+
+        // --json, --dry-run.
+        let json = try Harness.run(["-q", "--json", room, "-c", "ls rooms"])
+        XCTAssertEqual(try Harness.jsonArray(json.stdout).first?["handle"] as? String, "r1")
+        let saved = try Data(contentsOf: URL(fileURLWithPath: room))
+        let dry = try Harness.run(["--dry-run", room, "-c", "name r1 Dry", "-c", "save"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("would write \(room)"), dry.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: room)), saved, "--dry-run wrote nothing")
+        XCTAssertNotEqual(saved.count, 0)
+        _ = original
+
+        // -i: stdin after the commands; -f - reads stdin as the script.
+        let more = try Harness.run(["--interactive", "-c", "echo from-c"], stdin: "echo from-stdin\n")
+        XCTAssertEqual(more.stdout, "from-c\nfrom-stdin\n")
+        let dash = try Harness.run(["-f", "-"], stdin: "echo from-dash\n")
+        XCTAssertEqual(dash.stdout, "from-dash\n")
+
+        // --color and --no-pager are taken (the terminal tests show what they do).
+        XCTAssertEqual(try Harness.run(["--color", "never", "--no-pager", "-c", "echo ok"]).stdout, "ok\n")
+    }
+
+    func testBatchAndJournalFlagsAreChecked() throws {
+        let cases: [([String], String)] = [
+            (["--jobs", "0", "--each", "-c", "x", "a"], "--jobs needs a whole number of at least 1, got '0'"),
+            (["--jobs", "many", "--each", "-c", "x", "a"], "--jobs needs a whole number of at least 1, got 'many'"),
+            (["--shard", "3/2", "--each", "-c", "x", "a"], "--shard needs I/N with 1 <= I <= N (for example 2/4), got '3/2'"),
+            (["--shard", "0/2", "--each", "-c", "x", "a"], "--shard needs I/N with 1 <= I <= N (for example 2/4), got '0/2'"),
+            (["--jobs", "2", "-c", "x"], "--jobs works only with --each"),
+            (["--files-from", "list", "-c", "x"], "--files-from works only with --each"),
+            (["--shard", "1/2", "-c", "x"], "--shard works only with --each"),
+            (["--each", "a.json"], "--each runs commands once per file: give them with -c CMD or -f SCRIPT"),
+            (["--recover"], "--recover needs the PATH whose journal to replay"),
+            (["--each", "-i", "-c", "x", "a.json"], "--each runs unattended; -i does not go with it"),
+            (["--each", "--recover", "-c", "x", "a.json"], "--recover replays one session's journal; it does not go with --each"),
+            (["--each", "-c", "x"], "--each needs the paths: PATH ... or --files-from FILE"),
+            (["--each", "-f", "-", "--files-from", "-"], "standard input cannot hold both the script (-f -) and the paths (--files-from -)"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Harness.run(arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertEqual(run.stderr, "wb: \(message) (see wb --help)\n", "\(arguments)")
+        }
+    }
+
+    func testExitStatusesAndHelp() throws {
+        XCTAssertEqual(try Harness.run(["-c", "echo ok"]).status, 0)
+        XCTAssertEqual(try Harness.run(["-c", "bogus"]).status, 1)
+        XCTAssertEqual(try Harness.run(["/nonexistent/room.json", "-c", "echo"]).status, 1)
+        for bad in [["--frobnicate"], ["-c"], ["--color", "sometimes"], ["--jobs"], ["-f", "/nonexistent/x.wb"]] {
+            XCTAssertEqual(try Harness.run(bad).status, 2, "\(bad)")
+        }
+        let help = try Harness.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertEqual(try Harness.run(["-h"]).stdout, help.stdout)
+        for flag in ["--command", "--file", "--interactive", "--keep-going", "--echo", "--quiet", "--json", "--dry-run", "--define",
+                     "--each", "--jobs", "--files-from", "--shard", "--recover", "--color", "--no-pager", "--version",
+                     "HBSpace JSON", "Hyperbasis store folder"] {
+            XCTAssertTrue(help.stdout.contains(flag), "--help mentions \(flag)")
+        }
+        XCTAssertFalse(help.stdout.contains("generate-man"), "a hidden flag")
+        XCTAssertEqual(try Harness.run(["--version"]).stdout, "wb 0.1.0\n")
+    }
+
+    func testCompletionScriptsListTheFlagsAndCompletePaths() throws {
+        let flags = ["--command", "--file", "--interactive", "--keep-going", "--echo", "--quiet", "--json", "--dry-run", "--define",
+                     "--each", "--jobs", "--files-from", "--shard", "--recover", "--color", "--no-pager"]
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try Harness.run(["--generate-completion-script", shell])
+            XCTAssertEqual(script.status, 0, script.stderr)
+            for flag in flags {
+                let name = String(flag.dropFirst(2))
+                XCTAssertTrue(script.stdout.contains(flag) || script.stdout.contains("'\(name)") || script.stdout.contains("'\(name)="),
+                              "\(shell) completes \(flag)")
+            }
+        }
+        XCTAssertEqual(try Harness.run(["--generate-completion-script", "tcsh"]).status, 2)
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("bash is needed") }
+        let registered = try Harness.run(["-c", "source <('\(Harness.wb.path)' --generate-completion-script bash); complete -p wb"],
+                                         executable: URL(fileURLWithPath: "/bin/bash"))
+        XCTAssertEqual(registered.stdout, "complete -o filenames -F _wb wb\n", registered.stderr)
+
+        // What bash offers, as it would after Tab: paths after -f and as PATH, the flags, --color's values.
+        _ = try script("script-one.wb", "")
+        _ = try script("scan.json", "")
+        let complete = """
+            shopt -s extglob
+            source <("$WB" --generate-completion-script bash)
+            COMP_LINE=$1; COMP_POINT=${#COMP_LINE}
+            read -ra COMP_WORDS <<< "$COMP_LINE"
+            [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMPREPLY=()
+            _wb wb "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}" | sort
+            """
+        func offered(_ line: String) throws -> [String] {
+            try Harness.run(["-c", complete, "complete", line], executable: URL(fileURLWithPath: "/bin/bash"),
+                            environment: ["WB": Harness.wb.path], in: folder).stdout.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(try offered("wb -f scr"), ["script-one.wb"])
+        XCTAssertEqual(try offered("wb --file scr"), ["script-one.wb"])
+        XCTAssertEqual(try offered("wb sc"), ["scan.json", "script-one.wb"])
+        XCTAssertEqual(try offered("wb --dr"), ["--dry-run"])
+        XCTAssertEqual(try offered("wb --color "), ["always", "auto", "never"])
+    }
+
+    private var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    func testTheCheckedInManPageIsTheGeneratedOne() throws {
+        let generated = try Harness.run(["--generate-man"])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let page = try String(contentsOf: repository.appendingPathComponent("wb.1"), encoding: .utf8)
+        XCTAssertTrue(generated.stdout == page, "wb.1 is stale: run Scripts/make-man.sh and commit wb.1")
+        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "THE LANGUAGE", "FILES", "ENVIRONMENT",
+                        "EXIT STATUS", "EXAMPLES"] {
+            XCTAssertTrue(page.contains(".SH \"\(section)\"\n"), "section \(section)")
+        }
+        for variable in ["WB_HISTORY", "PAGER", "NO_COLOR", "COLUMNS"] {
+            XCTAssertTrue(page.contains("\\fB\(variable)\\fR"), "ENVIRONMENT names \(variable)")
+        }
+        let help = try Harness.run(["-c", "help"]).stdout
+        let commands = help.components(separatedBy: "\n").dropFirst().prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first }
+        XCTAssertGreaterThan(commands.count, 30)
+        for command in commands {
+            XCTAssertTrue(page.contains(".TP\n\\fB\(command.replacingOccurrences(of: "-", with: "\\-"))\\fR"), "COMMANDS has \(command)")
+        }
+        XCTAssertTrue(page.unicodeScalars.allSatisfy(\.isASCII), "a man page in ASCII")
+    }
+
+    func testTheManPageLintsClean() throws {
+        let page = repository.appendingPathComponent("wb.1").path
+        var linted = 0
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let groff = try Harness.run(["-man", "-ww", "-z", page], executable: URL(fileURLWithPath: "/usr/bin/groff"))
+            XCTAssertEqual(groff.status, 0)
+            XCTAssertEqual(groff.stderr, "", "groff -man -ww has no warning")
+            linted += 1
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc") {
+            let mandoc = try Harness.run(["-T", "lint", page], executable: URL(fileURLWithPath: "/usr/bin/mandoc"))
+            XCTAssertEqual(mandoc.stdout + mandoc.stderr, "", "mandoc -T lint has nothing to say")
+            linted += 1
+        }
+        if linted == 0 { throw XCTSkip("neither groff nor mandoc is installed (Scripts/setup.sh installs them)") }
+    }
+}

@@ -1,0 +1,81 @@
+import XCTest
+@testable import Workbench
+
+/// Tables fitted to a width, and the display widths they are measured in.
+final class TableTests: XCTestCase {
+    func testDisplayWidths() {
+        XCTAssertEqual(displayWidth("w×h×d m²"), 8)
+        XCTAssertEqual(displayWidth("Küche"), 5, "a precomposed accent")
+        XCTAssertEqual(displayWidth("Ku\u{308}che"), 5, "a combining mark takes no column")
+        XCTAssertEqual(displayWidth("客厅"), 4, "CJK takes two")
+        XCTAssertEqual(displayWidth("🛋️"), 2, "an emoji with its variation selector")
+        XCTAssertEqual(displayWidth("👩‍👩‍👧"), 2, "a family of joined emoji is one")
+        XCTAssertEqual(displayWidth("한국"), 4)
+        XCTAssertEqual(truncated("客厅和餐厅", to: 6), "客厅…", "a wide character never straddles the cut")
+        XCTAssertEqual(truncated("abcdef", to: 4), "abc…")
+    }
+
+    private let table = Table(["object", "category", "attributes"], [
+        ["o1", "table", "TableShapeType=rectangular TableType=coffee"],
+        ["o2", "chair", "ChairType=dining"],
+        ["o10", "客厅", ""],
+    ], flexible: [2])
+
+    func testWholeWithoutAWidthAndWhenItFits() {
+        let whole = table.render(width: nil)
+        XCTAssertFalse(whole.cut)
+        XCTAssertEqual(whole.text, """
+            object  category  attributes
+            o1      table     TableShapeType=rectangular TableType=coffee
+            o2      chair     ChairType=dining
+            o10     客厅
+
+            """)
+        XCTAssertEqual(table.render(width: 200).text, whole.text)
+    }
+
+    func testFreeTextIsCutWidestFirstAndTheHandleNever() {
+        let fitted = table.render(width: 40)
+        XCTAssertTrue(fitted.cut)
+        XCTAssertFalse(fitted.expanded)
+        let lines = fitted.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[1], "o1      table     TableShapeType=rectan…")
+        XCTAssertEqual(lines[2], "o2      chair     ChairType=dining")
+        XCTAssertTrue(lines.allSatisfy { displayWidth($0) <= 40 })
+
+        // Two free columns: the wider is cut first, down to the other.
+        let two = Table(["h", "name", "label"], [["r1", String(repeating: "n", count: 30), String(repeating: "l", count: 10)]],
+                        flexible: [1, 2])
+        XCTAssertEqual(two.render(width: 30).text.split(separator: "\n")[1], "r1  " + String(repeating: "n", count: 13) + "…  "
+                       + String(repeating: "l", count: 10))
+        // A handle column is never cut, even when marked free.
+        let handles = Table(["handle", "x"], [[String(repeating: "h", count: 30), "y"]], flexible: [0])
+        XCTAssertTrue(handles.render(width: 20).expanded)
+    }
+
+    func testRowsExpandWhenNothingCanFit() {
+        let narrow = table.render(width: 24)
+        XCTAssertTrue(narrow.expanded)
+        XCTAssertEqual(narrow.text.split(separator: "\n").prefix(4).map(String.init),
+                       ["-[ RECORD 1 ]-----------", "object     o1", "category   table", "attributes TableShapeTy…"])
+        XCTAssertTrue(narrow.text.split(separator: "\n").allSatisfy { displayWidth(String($0)) <= 24 })
+    }
+
+    func testColourDoesNotChangeTheWidths() {
+        let plain = table.render(width: 40).text
+        let coloured = table.render(width: 40, colour: true).text
+        XCTAssertNotEqual(plain, coloured)
+        XCTAssertEqual(Pager.withoutStyles(coloured), plain)
+        XCTAssertTrue(coloured.contains("\u{1B}[1;36mo10\u{1B}[0m "))
+    }
+
+    func testControlCharactersInCellsAreShownAsEscapes() {
+        let hostile = Table(["h", "name"], [["r1", "a\u{1B}[2Jb\tc"]])
+        XCTAssertEqual(hostile.render(width: nil).text.split(separator: "\n")[1], "r1  a\\u{1B}[2Jb\\tc")
+    }
+
+    func testNaturalOrder() {
+        let words = ["o10", "o2", "o1", "sp2", "sp10", "scan-10.json", "scan-9.json", "o02"]
+        XCTAssertEqual(words.sorted(by: naturalOrder), ["o1", "o02", "o2", "o10", "scan-9.json", "scan-10.json", "sp2", "sp10"])
+    }
+}
