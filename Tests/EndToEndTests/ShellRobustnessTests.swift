@@ -302,6 +302,16 @@ final class ShellRobustnessTests: XCTestCase {
         XCTAssertEqual((rows[0]["attributes"] as? [String: Any])?["SofaType"] as? String, hostile)
     }
 
+    /// A right-to-left override in a name would make `r1 evil` read `r1 live` on screen (and a
+    /// path or handle look like another): shown as an escape, in tables and messages alike.
+    func testBidiMarksInANameAreShownEscaped() throws {
+        let path = try hostileRoom()
+        let result = try Harness.run(["-q", path, "-c", "name r1 \"ab\u{202E}cd\u{2066}\"; ls; show r1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x2066 }, result.stdout)
+        XCTAssertTrue(result.stdout.contains(#"ab\u{202E}cd\u{2066}"#), result.stdout)
+    }
+
     func testARejectedFilesCaretLineIsShownEscaped() throws {
         // A raw control character inside a JSON string is itself the error.
         let path = try script("bad.json", "{\n  \"name\" : \"" + hostile + "\", \"version\" : 2\n}\n")

@@ -7,7 +7,13 @@ import StructureModel
 /// the rest of C0, DEL and C1. JSON output is left alone: its writer escapes them itself.
 extension Unicode.Scalar {
     var isTerminalControl: Bool {
-        value < 0x20 || (0x7F...0x9F).contains(value)
+        value < 0x20 || (0x7F...0x9F).contains(value) || isBidiControl
+    }
+
+    /// The invisible marks that reorder text on screen (U+061C, U+200E–U+200F, U+202A–U+202E,
+    /// U+2066–U+2069): in a name they could make one handle or path look like another.
+    var isBidiControl: Bool {
+        value == 0x061C || value == 0x200E || value == 0x200F || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 
     var visibleEscape: String {
@@ -34,8 +40,9 @@ extension String {
     }
 
     func escapingControls(where isEscaped: (Unicode.Scalar) -> Bool) -> String {
-        // Nearly all text has none: check the bytes first (C1 starts with 0xC2 in UTF-8).
-        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return self }
+        // Nearly all text has none: check the bytes first (C1 starts with 0xC2 in UTF-8, the
+        // bidi marks with 0xD8 or 0xE2).
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return self }
         guard unicodeScalars.contains(where: isEscaped) else { return self }
         var result = ""
         result.reserveCapacity(utf8.count + 16)
