@@ -27,6 +27,8 @@ extension Shell {
                     OptionSpec("--north", value: .number, valueName: "DEG",
                                help: "svg: the compass bearing of the plan's up direction (default: the file's, else 0)"),
                     OptionSpec("--one-page", help: "svg: every story on one page (default: one file per story when there are several)"),
+                    OptionSpec("--wall-thickness", value: .number, valueName: "M",
+                               help: "ifc: the thickness of walls RoomPlan gives none (default 0.1 m)"),
                 ],
                 summary: "write a listing, a structure, a 3D model (USD), a floor plan (SVG) or a BIM model (IFC)",
                 details: """
@@ -38,6 +40,9 @@ extension Shell {
                     export usdz|usda|svg|ifc PATH [ROOM|NAME] [--story N] writes a 3D model, a floor plan or a BIM model
                     of the latest merge result, else the only open structure, else every open room together (where
                     align put them); ROOM exports one room, NAME one open file.
+                    export ifc writes IFC4 (a STEP file) for BIM tools: project, site, building, a storey per story, a
+                    space per room (its area as a quantity), walls with openings filled by doors and windows, slabs,
+                    objects as furniture, sanitary terminals or appliances; RoomPlan's identifiers become GlobalIds.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """
@@ -51,6 +56,9 @@ extension Shell {
         let format = invocation.positionals[0], path = invocation.positionals[1]
         let rest = Array(invocation.positionals.dropFirst(2))
         let sceneOptions = ["--story", "--parametric", "--dimensions", "--objects", "--north", "--one-page"]
+        if format.text != "ifc", let word = invocation.values["--wall-thickness"] {
+            throw CommandFailure("--wall-thickness is for export ifc, not \(format.text)", at: word)
+        }
         if !["usdz", "usda", "svg", "ifc"].contains(format.text),
            let option = sceneOptions.first(where: { invocation.flag($0) || invocation.values[$0] != nil }) {
             throw CommandFailure("\(option) is for export usdz, usda, svg or ifc, not \(format.text)",
