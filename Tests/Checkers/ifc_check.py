@@ -22,6 +22,7 @@ def fail(message):
 
 try:
     import ifcopenshell
+    import ifcopenshell.guid
     import ifcopenshell.validate
     import ifcopenshell.util.element as element_util
     import ifcopenshell.util.placement as placement_util
@@ -96,7 +97,7 @@ def check(path, settings):
                                   "matrix": matrix(storey)})
     for space in model.by_type("IfcSpace"):
         quantities = element_util.get_psets(space, qtos_only=True).get("Qto_SpaceBaseQuantities", {})
-        entry = {"globalId": space.GlobalId, "name": space.Name, "longName": space.LongName,
+        entry = {"globalId": space.GlobalId, "uuid": ifcopenshell.guid.expand(space.GlobalId), "name": space.Name, "longName": space.LongName,
                  "storey": space.Decomposes[0].RelatingObject.GlobalId if space.Decomposes else None,
                  "netFloorArea": quantities.get("NetFloorArea"), "height": quantities.get("Height"),
                  "psets": element_util.get_psets(space, psets_only=True), "matrix": matrix(space)}
@@ -113,7 +114,8 @@ def check(path, settings):
              "IfcSanitaryTerminal", "IfcElectricAppliance", "IfcAudioVisualAppliance", "IfcStair", "IfcBuildingElementProxy"]
     for kind in kinds:
         for product in model.by_type(kind, include_subtypes=False):
-            entry = {"class": kind, "globalId": product.GlobalId, "name": product.Name, "tag": getattr(product, "Tag", None),
+            entry = {"class": kind, "globalId": product.GlobalId, "uuid": ifcopenshell.guid.expand(product.GlobalId),
+                     "name": product.Name, "tag": getattr(product, "Tag", None),
                      "objectType": product.ObjectType, "predefinedType": getattr(product, "PredefinedType", None),
                      "container": container(product), "matrix": matrix(product),
                      "psets": element_util.get_psets(product)}
