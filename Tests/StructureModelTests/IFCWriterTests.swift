@@ -95,13 +95,20 @@ final class IFCWriterTests: XCTestCase {
                                  dimensions: SIMD3(1, 2, 0), transform: Transform.identity)]
         room.floors = [Surface(category: .floor, identifier: "F0000000-0000-4000-8000-000000000001",
                                dimensions: SIMD3(0, 0, 0), transform: Transform.identity)]
+        let wall = try XCTUnwrap(room.walls.first)
+        room.doors.append(Surface(category: .door(isOpen: false), identifier: "D0000000-0000-4000-8000-000000000001",
+                                  dimensions: SIMD3(0, 0, 0), transform: wall.transform, parentIdentifier: wall.identifier))
         let export = IFCWriter.write(Self.scene(of: room))
+        let text = String(decoding: export.bytes, as: UTF8.self)
+        // IFC wants a door's sizes above 0: a door of no size has none.
+        XCTAssertTrue(text.contains("'D0000000-0000-4000-8000-000000000001',$,$,.DOOR.,$,$);"))
+        XCTAssertTrue(export.warnings.contains { $0.contains("has no size: written without an opening") }, "\(export.warnings)")
         XCTAssertTrue(export.warnings.contains { $0.contains("lies in no wall: written without an opening") }, "\(export.warnings)")
         XCTAssertTrue(export.warnings.contains { $0.contains("lies in no wall: left out") }, "\(export.warnings)")
         XCTAssertTrue(export.warnings.contains { $0.contains("no polygon and no size") }, "\(export.warnings)")
         XCTAssertEqual(export.products["IfcDoor"], room.doors.count)
         let walls = Set(room.walls.map(\.identifier))
-        let hosted = (room.doors + room.windows).filter { $0.parentIdentifier.map(walls.contains) ?? false }.count
+        let hosted = (room.doors + room.windows).filter { ($0.parentIdentifier.map(walls.contains) ?? false) && $0.dimensions.x > 0 }.count
         XCTAssertLessThan(hosted, room.doors.count + room.windows.count)
         XCTAssertEqual(export.products["IfcOpeningElement"], hosted)
         XCTAssertEqual(export.products["IfcSlab"], 1)

@@ -427,11 +427,10 @@ private struct IFCBuilder {
             opening = product
             relativeTo = openingPlacement
             parentFrame = openingFrame
-        } else if element.kind == .opening {
-            warnings.append("\(element.handle) lies in no wall" + (sized ? "" : " and has no size") + ": left out")
-            return nil
         } else {
-            warnings.append("\(element.handle) lies in no wall" + (sized ? "" : " and has no size") + ": written without an opening")
+            let why = host == nil ? "lies in no wall" + (sized ? "" : " and has no size") : "has no size"
+            warnings.append("\(element.handle) \(why): " + (element.kind == .opening ? "left out" : "written without an opening"))
+            if element.kind == .opening { return nil }
         }
 
         let relativeFrame = opening == nil ? frame : frame.relative(to: parentFrame)
@@ -446,7 +445,7 @@ private struct IFCBuilder {
         let product = file.add(isDoor ? "IFCDOOR" : "IFCWINDOW",
                                productHead(element, id: IFCGlobalId(identifier: element.identifier, kind: element.kind.rawValue),
                                            objectType: nil, placement: insertPlacement, shape: shape)
-                                   + [.real(max(0, height)), .real(max(0, width)), .enumeration(isDoor ? "DOOR" : "WINDOW"), .unset, .unset])
+                                   + [positiveLength(height), positiveLength(width), .enumeration(isDoor ? "DOOR" : "WINDOW"), .unset, .unset])
         count(isDoor ? "IfcDoor" : "IfcWindow")
         addProperties(to: product, key: element.identifier, elementProperties(element, story: nil))
         if let opening {
@@ -685,6 +684,9 @@ private func identifierValue(_ text: String) -> STEPValue { .typed("IFCIDENTIFIE
 // MARK: Numeric helpers
 
 private func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
+
+/// An `IfcPositiveLengthMeasure`, or `$` for a size RoomPlan gave as 0 (IFC wants it above 0).
+private func positiveLength(_ value: Double) -> STEPValue { value > 0 && value.isFinite ? .real(value) : .unset }
 
 /// Rounds away float noise (1e-17 for 0) so that a direction along an axis is written as one.
 private func cleaned(_ v: SIMD3<Double>) -> SIMD3<Double> {
