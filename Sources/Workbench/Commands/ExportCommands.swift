@@ -42,7 +42,9 @@ extension Shell {
                     align put them); ROOM exports one room, NAME one open file.
                     export ifc writes IFC4 (a STEP file) for BIM tools: project, site, building, a storey per story, a
                     space per room (its area as a quantity), walls with openings filled by doors and windows, slabs,
-                    objects as furniture, sanitary terminals or appliances; RoomPlan's identifiers become GlobalIds.
+                    objects as furniture, sanitary terminals or appliances; RoomPlan's identifiers become GlobalIds and
+                    its facts a RoomPlan_Common property set. Walls RoomPlan gives no thickness are --wall-thickness
+                    thick (0.1 m), behind the face it scanned; SOURCE_DATE_EPOCH fixes the file's time stamp.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """
