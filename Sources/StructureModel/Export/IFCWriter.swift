@@ -182,10 +182,17 @@ private struct IFCBuilder {
         // Rooms become spaces.
         var spaces: [STEPRef] = []
         var spaceContents: [[STEPRef]] = Array(repeating: [], count: story.rooms.count)
-        let storyWallTop = median(story.elements(of: .wall).compactMap { wallTop($0) })
+        // The tops of the story's walls, and of each room's own, in one pass.
+        var allTops: [Double] = []
+        var roomTops: [[Double]] = Array(repeating: [], count: story.rooms.count)
+        for element in story.elements where element.kind == .wall {
+            guard let top = wallTop(element) else { continue }
+            allTops.append(top)
+            if let room = element.room, roomTops.indices.contains(room) { roomTops[room].append(top) }
+        }
+        let storyWallTop = median(allTops)
         for (index, room) in story.rooms.enumerated() {
-            let ownTops = story.elements.filter { $0.kind == .wall && $0.room == index }.compactMap { wallTop($0) }
-            var height = (median(ownTops) ?? storyWallTop ?? room.floorHeight + 2.5) - room.floorHeight
+            var height = (median(roomTops[index]) ?? storyWallTop ?? room.floorHeight + 2.5) - room.floorHeight
             if !(height > 0.01) { height = 2.5 }
             spaces.append(writeSpace(room, height: height, storeyPlacement: storeyPlacement, floorZ: finite(room.floorHeight) - elevation))
             tick()

@@ -1,5 +1,5 @@
 /// A parameter of an entity instance in an ISO 10303-21 ("STEP physical file") data section.
-indirect enum STEPValue {
+enum STEPValue {
     case ref(STEPRef)
     case string(String)
     case real(Double)
@@ -13,7 +13,7 @@ indirect enum STEPValue {
     case derived
     case list([STEPValue])
     /// A select value that needs its type named: `IFCLABEL('Bedroom')`.
-    case typed(String, STEPValue)
+    indirect case typed(String, STEPValue)
 
     static func refs(_ refs: [STEPRef]) -> STEPValue { .list(refs.map { .ref($0) }) }
     static func reals(_ values: [Double]) -> STEPValue { .list(values.map { .real($0) }) }
@@ -63,9 +63,9 @@ struct STEPFile {
             data.append(UInt8(ascii: "#"))
             appendDecimal(ref.number)
         case .string(let text):
-            data.append(contentsOf: STEPFile.encode(text).utf8)
+            STEPFile.encode(text, into: &data)
         case .real(let number):
-            data.append(contentsOf: STEPFile.real(number).utf8)
+            STEPFile.real(number, into: &data)
         case .integer(let number):
             if number < 0 { data.append(UInt8(ascii: "-")) }
             appendDecimal(number.magnitude)
@@ -92,13 +92,7 @@ struct STEPFile {
     }
 
     private mutating func appendDecimal<T: BinaryInteger>(_ number: T) {
-        var digits: [UInt8] = []
-        var rest = number
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        data.append(contentsOf: digits.reversed())
+        STEPFile.appendDigits(UInt64(number), to: &data)
     }
 
     /// The whole file: header (description, name, schema) and the data section.
@@ -128,7 +122,13 @@ struct STEPFile {
     /// (UTF-16 code units, four hex digits each), or `\X4\…\X0\` beyond the BMP, so the file
     /// itself stays pure ASCII whatever people named their rooms.
     static func encode(_ text: String) -> String {
-        var out: [UInt8] = [UInt8(ascii: "'")]
+        var out: [UInt8] = []
+        encode(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func encode(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "'"))
         var wide: [UInt32] = []
         func flushWide() {
             guard !wide.isEmpty else { return }
@@ -156,31 +156,60 @@ struct STEPFile {
         }
         flushWide()
         out.append(UInt8(ascii: "'"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A REAL as STEP requires it: always with a decimal point (`2.`, `-0.25`, `1.5E-07`).
     /// Values are rounded to a micrometre (a millionth of a unit), far finer than RoomPlan
     /// measures, which keeps the file short and free of float noise such as 0.30000000000000004.
     static func real(_ value: Double) -> String {
-        guard value.isFinite else { return "0." }
+        var out: [UInt8] = []
+        real(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func real(_ value: Double, into out: inout [UInt8]) {
+        let zero = UInt8(ascii: "0")
+        guard value.isFinite else { return out.append(contentsOf: [zero, UInt8(ascii: ".")]) }
         let magnitude = value.magnitude
         if magnitude < 1e12 {
-            let scaled = (magnitude * 1e6).rounded()
-            if scaled == 0 { return "0." }
-            let micro = UInt64(scaled)
-            let whole = micro / 1_000_000
+            let micro = UInt64((magnitude * 1e6).rounded())
+            if micro == 0 { return out.append(contentsOf: [zero, UInt8(ascii: ".")]) }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            appendDigits(micro / 1_000_000, to: &out)
+            out.append(UInt8(ascii: "."))
             var fraction = micro % 1_000_000
-            var text = value < 0 ? "-" : ""
-            text += String(whole) + "."
             if fraction > 0 {
                 var digits = 6
                 while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-                let part = String(fraction)
-                text += String(repeating: "0", count: digits - part.count) + part
+                var buffer = [UInt8](repeating: zero, count: digits)
+                for index in stride(from: digits - 1, through: 0, by: -1) {
+                    buffer[index] = zero + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                out.append(contentsOf: buffer)
             }
-            return text
+            return
         }
+        out.append(contentsOf: hugeReal(value).utf8)
+    }
+
+    private static func appendDigits(_ number: UInt64, to out: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
+    }
+
+    private static func hugeReal(_ value: Double) -> String {
         // Huge values: Swift's shortest spelling, made into STEP's (a point in the mantissa, E).
         var text = "\(value)".uppercased()
         if let e = text.firstIndex(of: "E"), !text[..<e].contains(".") {
