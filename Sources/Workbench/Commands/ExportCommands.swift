@@ -27,6 +27,8 @@ extension Shell {
                     OptionSpec("--north", value: .number, valueName: "DEG",
                                help: "svg: the compass bearing of the plan's up direction (default: the file's, else 0)"),
                     OptionSpec("--one-page", help: "svg: every story on one page (default: one file per story when there are several)"),
+                    OptionSpec("--wall-thickness", value: .number, valueName: "M",
+                               help: "ifc: the thickness of walls RoomPlan gives none (default 0.1 m)"),
                 ],
                 summary: "write a listing, a structure, a 3D model (USD), a floor plan (SVG) or a BIM model (IFC)",
                 details: """
@@ -42,6 +44,11 @@ extension Shell {
                     scan gives none, mitred at corners; doors with their swing, windows, openings; each room's name (or label)
                     and floor area; scale bar, north arrow, title. Several stories give plan-story0.svg, plan-story1.svg, …
                     (--one-page: all on one page). --north DEG: the bearing of the page's up (else the file's "azimuth", else 0).
+                    export ifc writes IFC4 (a STEP file) for BIM tools: project, site, building, a storey per story, a
+                    space per room (its area as a quantity), walls with openings filled by doors and windows, slabs,
+                    objects as furniture, sanitary terminals or appliances; RoomPlan's identifiers become GlobalIds and
+                    its facts a RoomPlan_Common property set. Walls RoomPlan gives no thickness are --wall-thickness
+                    thick (0.1 m), behind the face it scanned; SOURCE_DATE_EPOCH fixes the file's time stamp.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """,
@@ -56,6 +63,9 @@ extension Shell {
         let format = invocation.positionals[0], path = invocation.positionals[1]
         let rest = Array(invocation.positionals.dropFirst(2))
         let sceneOptions = ["--story", "--parametric", "--dimensions", "--objects", "--north", "--one-page"]
+        if format.text != "ifc", let word = invocation.values["--wall-thickness"] {
+            throw CommandFailure("--wall-thickness is for export ifc, not \(format.text)", at: word)
+        }
         if !["usdz", "usda", "svg", "ifc"].contains(format.text),
            let option = sceneOptions.first(where: { invocation.flag($0) || invocation.values[$0] != nil }) {
             throw CommandFailure("\(option) is for export usdz, usda, svg or ifc, not \(format.text)",
