@@ -81,6 +81,31 @@ final class AssemblyTests: XCTestCase {
                       "no room of a home scanned once is a rescan")
     }
 
+    /// Rooms that say they are on another story meet the first room's story through no
+    /// doorway and lie over it in plan: scored against it, their doors and windows "opened
+    /// into walls" and left every room unsure. Each story is assembled on its own: the first
+    /// room's story is placed, the other waits for a room of its own put in place.
+    func testRoomsOfAnotherStoryAreNotScoredAgainstTheFirstRoomsStory() throws {
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, stories: 2, noise: 0))
+        let result = assemble(home)
+        var placedOnFirst = 0
+        for index in home.captures.indices.dropFirst() {
+            let onFirst = home.captures[index].story == home.captures[0].story
+            guard let pose = result.poses[index] else {
+                XCTAssertFalse(onFirst && result.unsure.contains(index), "room \(index) of the first story left unsure")
+                continue
+            }
+            XCTAssertTrue(onFirst, "room \(index), on another story, placed through a doorway")
+            let (metres, degrees) = error(home, index, pose)
+            XCTAssertLessThan(metres, 0.45)
+            XCTAssertLessThan(degrees, 2)
+            XCTAssertEqual(result.placements[index]?.contradictions, 0)
+            placedOnFirst += 1
+        }
+        XCTAssertEqual(placedOnFirst, home.captures.filter { $0.story == home.captures[0].story }.count - 1,
+                       "every other room of the first story placed")
+    }
+
     func testARescanLandsOnItsFirstScan() throws {
         var checked = 0
         for seed in UInt64(41)...44 {

@@ -124,9 +124,17 @@ public enum AutoAligner {
         }
     }
 
+    /// Whether two captures may be on one story: both say so, or either says nothing (iOS 16).
+    static func onOneStory(_ a: CapturedRoom, _ b: CapturedRoom) -> Bool {
+        guard let x = a.effectiveStory, let y = b.effectiveStory else { return true }
+        return x == y
+    }
+
     /// Where `room` fits beside `placed` (rooms in the frame it should join).
     public static func search(_ room: CapturedRoom, beside placed: [CapturedRoom], tolerances: Tolerances = Tolerances()) -> AutoAlignment {
-        let scene = Scene(placed)
+        // Rooms that say they are on another story share no doorway with this one, and may lie
+        // over it: only rooms of its own story (or saying none) are what it is put beside.
+        let scene = Scene(placed.filter { onOneStory($0, room) })
         let own = Scene([room])
         var hypotheses: [(RigidMotion, String)] = []
         // Doorway pairs: the strongest evidence (two rooms meet through it).

@@ -68,6 +68,9 @@ enum JointAssembly {
             let radius = PlanPoint(x: bounds.width, z: bounds.depth).length / 2
             return RoomInfo(scene: scene, centre: bounds.centre, radius: radius, doorCount: scene.doorways.count)
         }
+        // Rooms on different stories (each says which) meet through no doorway and may lie
+        // over one another: they are not scored against each other.
+        let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
         let links = hypotheses(infos, rooms: rooms, tolerances: tolerances)
         // A room scanned twice agrees with its other scan everywhere, wherever the two are put:
         // left in the search, the pair's large score would favour whichever assembly placed it
@@ -85,7 +88,7 @@ enum JointAssembly {
             var matched: [SIMD2<Int>] = []
             var summary: Placement?
             let centre = AutoAligner.move(infos[q].centre, pose)
-            for (k, other) in poses.enumerated() where k != q && k != skip {
+            for (k, other) in poses.enumerated() where k != q && k != skip && sameStory[q][k] {
                 guard let other else { continue }
                 let otherCentre = AutoAligner.move(infos[k].centre, other)
                 guard centre.distance(to: otherCentre) <= infos[q].radius + infos[k].radius + tolerances.wallGap else { continue }
@@ -205,7 +208,7 @@ enum JointAssembly {
             for (q, pose) in best.poses.enumerated() where !certain.contains(q) && !unsure.contains(q) {
                 guard let pose else { continue }
                 let connected = certain.contains { k in
-                    guard let other = best.poses[k] else { return false }
+                    guard sameStory[q][k], let other = best.poses[k] else { return false }
                     let placement = AutoAligner.score(other.inverse.composed(after: pose), source: "", own: infos[q].scene, room: rooms[q],
                                                       scene: infos[k].scene, tolerances: tolerances)
                     return placement.doorways > 0 && placement.score > 0
@@ -312,7 +315,7 @@ enum JointAssembly {
     static func hypotheses(_ infos: [RoomInfo], rooms: [CapturedRoom], tolerances: AutoAligner.Tolerances) -> [Link] {
         var links: [Link] = []
         for p in infos.indices {
-            for q in infos.indices where q > p {
+            for q in infos.indices where q > p && AutoAligner.onOneStory(rooms[p], rooms[q]) {
                 for (a, door) in infos[p].scene.doorways.enumerated() {
                     for (b, other) in infos[q].scene.doorways.enumerated()
                     where abs(door.segment.length - other.segment.length) <= tolerances.doorWidth {

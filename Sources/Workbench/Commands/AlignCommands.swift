@@ -183,7 +183,16 @@ extension Shell {
             throw CommandFailure(error.message, at: invocation.name)
         }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
+        let settled = placed + result.placed.map(\.room)
+        let settledStories = Set(settled.compactMap { workspace.capture($0)?.effectiveStory })
         for room in result.unplaced {
+            if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
+               settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
+                warn("\(handleText(room)) was not placed: it is on story \(story), where no room is placed yet, and rooms meet "
+                     + "through no doorway across stories (put one of its story in place, e.g. align \(handleText(room)) using WALL to WALL, "
+                     + "then align --all auto again)")
+                continue
+            }
             warn("\(handleText(room)) was not placed: no place beside the others is certain enough (align \(handleText(room)) auto shows the candidates)")
         }
         let count = result.placed.count
