@@ -95,7 +95,10 @@ final class Journal {
         if let code = FileIO.writeAll(fd, Array((header.json + "\n").utf8)) {
             throw FileError(path: path, message: FileIO.describe(errno: code))
         }
-        _ = fdatasync(fd)
+        // Not flushed now: a journal of no commands has nothing to lose, and on a busy disk a
+        // flush can hold the first prompt back for seconds. The first prompt after a command
+        // flushes it with that command.
+        unsynced = true
     }
 
     private func append(_ line: String) {
