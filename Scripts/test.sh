@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/setup.sh
+Scripts/setup-usd-check.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -22,6 +22,8 @@ extension Shell {
                 options: [
                     OptionSpec("--story", value: .number, valueName: "N", help: "usdz, usda, svg, ifc: only floor level N"),
                     OptionSpec("--parametric", help: "usdz, usda: walls as plain boxes, without holes cut for doors and windows"),
+                    OptionSpec("--wall-thickness", value: .number, valueName: "D",
+                               help: "usdz, usda: thickness of walls RoomPlan gave none (default 10cm; 0: single faces)"),
                     OptionSpec("--dimensions", help: "svg: wall lengths drawn along the walls"),
                     OptionSpec("--objects", help: "svg: object outlines"),
                     OptionSpec("--north", value: .number, valueName: "DEG",
@@ -50,7 +52,7 @@ extension Shell {
     func exportCommand(_ invocation: Invocation) throws {
         let format = invocation.positionals[0], path = invocation.positionals[1]
         let rest = Array(invocation.positionals.dropFirst(2))
-        let sceneOptions = ["--story", "--parametric", "--dimensions", "--objects", "--north", "--one-page"]
+        let sceneOptions = ["--story", "--parametric", "--wall-thickness", "--dimensions", "--objects", "--north", "--one-page"]
         if !["usdz", "usda", "svg", "ifc"].contains(format.text),
            let option = sceneOptions.first(where: { invocation.flag($0) || invocation.values[$0] != nil }) {
             throw CommandFailure("\(option) is for export usdz, usda, svg or ifc, not \(format.text)",

@@ -106,7 +106,7 @@ extension Shell {
         }
         let digest = ContentDigest(bytes)
         let sidecarPath = Sidecar.path(for: path)
-        let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || (file.hasSidecar && path == file.path)
+        let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || !file.models.isEmpty || (file.hasSidecar && path == file.path)
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
@@ -114,7 +114,7 @@ extension Shell {
         }
         var writes: [FileWrite] = []
         if writesSidecar {
-            var sidecar = Sidecar(file: file)
+            var sidecar = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
             sidecar.contents = digest
             sidecar.previous = namesOnDisk(for: path, of: file)
             writes.append(FileWrite(path: sidecarPath, bytes: sidecar.encoded(fileName: FileIO.baseName(of: path))))
