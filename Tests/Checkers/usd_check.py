@@ -2,7 +2,7 @@
 """Checks a USD file wb exported against the RoomPlan JSON it came from, with Pixar's USD.
 
 usage: usd_check.py FILE --json SOURCE.json [--json ...] [--wall-thickness T] [--parametric]
-                    [--compliance-checker PATH]
+                    [--compliance-checker PATH [--compliance-only]]
 
 Prints one JSON report on stdout. Expected boxes are computed here from the JSON alone
 (transform columns and dimensions, floor polygon corners), never from wb's scene code:
@@ -108,7 +108,21 @@ def newell(points):
     return n / (np.linalg.norm(n) or 1)
 
 
+def compliance(args, report):
+    spec = importlib.util.spec_from_file_location("wb_compliance_checker", args.compliance_checker)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for arkit in (False, True):
+        checker = module.ComplianceChecker(arkit=arkit)
+        with contextlib.redirect_stdout(sys.stderr):
+            checker.CheckCompliance(args.file)
+        report["compliance" + ("ARKit" if arkit else "")] = checker.GetErrors() + checker.GetFailedChecks()
+    return report
+
+
 def check(args):
+    if args.compliance_only:
+        return compliance(args, {})
     report = {"boundsErrors": [], "missing": [], "duplicates": [], "normalErrors": [], "solidErrors": [],
               "holeErrors": [], "validationErrors": [], "counts": {}, "expectedCounts": {}}
     expected = elements(args.json)
@@ -243,14 +257,7 @@ def check(args):
             report["validationErrors"].append(f"{error.GetName()}: {error.GetMessage()}")
 
     if args.compliance_checker:
-        spec = importlib.util.spec_from_file_location("wb_compliance_checker", args.compliance_checker)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        for arkit in (False, True):
-            checker = module.ComplianceChecker(arkit=arkit)
-            with contextlib.redirect_stdout(sys.stderr):
-                checker.CheckCompliance(args.file)
-            report["compliance" + ("ARKit" if arkit else "")] = checker.GetErrors() + checker.GetFailedChecks()
+        compliance(args, report)
     return report
 
 
@@ -261,6 +268,7 @@ def main():
     parser.add_argument("--wall-thickness", type=float, default=0.1)
     parser.add_argument("--parametric", action="store_true")
     parser.add_argument("--compliance-checker")
+    parser.add_argument("--compliance-only", action="store_true", help="only the package rules (a file USD cannot open)")
     args = parser.parse_args()
     json.dump(check(args), sys.stdout, indent=1)
     print()
