@@ -126,6 +126,8 @@ def check(args):
     report = {"boundsErrors": [], "missing": [], "duplicates": [], "normalErrors": [], "solidErrors": [],
               "holeErrors": [], "validationErrors": [], "counts": {}, "expectedCounts": {}}
     expected = elements(args.json)
+    # An iOS 16 file names no parent wall: the hole test takes them from the iOS 17 original.
+    parents = {i: e.get("parentIdentifier") for i, (_, e) in elements(args.parents_from).items()} if args.parents_from else {}
     for kind, _ in expected.values():
         report["expectedCounts"][kind] = report["expectedCounts"].get(kind, 0) + 1
 
@@ -214,7 +216,7 @@ def check(args):
     for identifier, (kind, element) in expected.items():
         if kind not in ("doors", "windows", "openings"):
             continue
-        parent = element.get("parentIdentifier")
+        parent = parents.get(identifier) or element.get("parentIdentifier")
         if parent not in meshes or expected.get(parent, ("",))[0] != "walls":
             continue
         triangles, _ = meshes[parent]
@@ -268,6 +270,7 @@ def main():
     parser.add_argument("--wall-thickness", type=float, default=0.1)
     parser.add_argument("--parametric", action="store_true")
     parser.add_argument("--compliance-checker")
+    parser.add_argument("--parents-from", action="append", default=[], help="the file whose parentIdentifiers to test holes by")
     parser.add_argument("--compliance-only", action="store_true", help="only the package rules (a file USD cannot open)")
     args = parser.parse_args()
     json.dump(check(args), sys.stdout, indent=1)

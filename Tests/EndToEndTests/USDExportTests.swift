@@ -116,6 +116,25 @@ final class USDExportTests: XCTestCase {
         XCTAssertTrue(result.stdout.hasPrefix("#usda 1.0\n"))
     }
 
+    /// An iOS 16 file names no door's wall: each is found in the plane of its wall, and cut.
+    func testIOS16RoomWithoutParents() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 35)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: room))) as? [String: Any])
+        for kind in ["walls", "doors", "windows", "openings", "objects"] {
+            json[kind] = (json[kind] as? [[String: Any]] ?? []).map { element in
+                element.filter { !["parentIdentifier", "story", "polygonCorners", "attributes"].contains($0.key) }
+            }
+        }
+        for key in ["floors", "sections", "story", "version", "coreModel", "referenceOriginTransform"] { json[key] = nil }
+        let old = folder.appendingPathComponent("ios16.json").path
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: old))
+        let usdz = folder.appendingPathComponent("ios16.usdz").path
+        let result = try Harness.run(["-q", old, "-c", "export usdz \(usdz)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        assertClean(try check(usdz, json: [old], extra: ["--parents-from", room]))
+    }
+
     func testRealSamples() throws {
         let folder = try Harness.temporaryFolder(self)
         for name in ["livingroom-1section.json", "flat-4sections.json"] {
