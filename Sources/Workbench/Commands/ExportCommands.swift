@@ -40,6 +40,10 @@ extension Shell {
                     export usdz|usda|svg|ifc PATH [ROOM|NAME] [--story N] writes a 3D model, a floor plan or a BIM model
                     of the latest merge result, else the only open structure, else every open room together (where
                     align put them); ROOM exports one room, NAME one open file.
+                    export usdz|usda: RoomPlan's layout (a root Xform, one per story, one per room, Arch_grp and Object_grp),
+                    walls as meshes with the doors, windows and openings cut out (--parametric: plain boxes), 10 cm thick where
+                    RoomPlan gave no depth (--wall-thickness D; 0 draws single faces), RoomPlan's facts in each prim's customData,
+                    a UsdPreviewSurface material per category; attached models (set o3 model chair.usdz) packed and fitted.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """
