@@ -8,6 +8,7 @@ Scripts/setup.sh
 # them skip, saying why, when one could not be installed (no package registry reachable).
 Scripts/setup-svg-check.sh || echo "test: the SVG checkers could not be installed; their tests skip" >&2
 Scripts/setup-ifc-check.sh || echo "test: IfcOpenShell could not be installed; its tests skip" >&2
+Scripts/setup-usd-check.sh || echo "test: usd-core could not be installed; its tests skip" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -83,7 +83,7 @@ final class IFCExportTests: XCTestCase {
         XCTAssertTrue(thin.stderr.contains("--wall-thickness takes metres"), thin.stderr)
         let svg = try Harness.run(["-q", room, "-c", "export svg \(target) --wall-thickness 0.2"])
         XCTAssertEqual(svg.status, 1)
-        XCTAssertTrue(svg.stderr.contains("--wall-thickness is for export ifc"), svg.stderr)
+        XCTAssertTrue(svg.stderr.contains("--wall-thickness is for export usdz, usda or ifc"), svg.stderr)
         let story = try Harness.run(["-q", room, "-c", "export ifc \(target) --story 4"])
         XCTAssertEqual(story.status, 1)
         XCTAssertTrue(story.stderr.contains("nothing on story 4"), story.stderr)

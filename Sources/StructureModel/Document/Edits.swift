@@ -155,6 +155,27 @@ extension Workspace {
         return plan
     }
 
+    // MARK: Models
+
+    /// Attaches a USDZ model (an absolute path, already checked) to an object, or detaches
+    /// it (nil). Keyed by the object's identifier, so its structure-level twin (the same
+    /// object) shows the same model.
+    public func planModel(_ identity: Identity, path: String?) throws(EditError) -> EditPlan {
+        guard identity.kind == .object, let file = file(id: identity.file) else { throw EditError("only objects take a model") }
+        guard case .object(let object)? = element(identity) else {
+            throw EditError(isDeleted(identity) ? "it is deleted (restore it first)" : "no such object")
+        }
+        var identifiers = [object.identifier]
+        if let twin = link(of: identity)?.element, case .object(let other)? = element(twin), other.identifier != object.identifier {
+            identifiers.append(other.identifier)
+        }
+        var plan = EditPlan()
+        for identifier in identifiers where file.models[identifier] != path {
+            plan.changes.append(.model(file: file.id, object: identifier, path))
+        }
+        return plan
+    }
+
     // MARK: Fields
 
     /// `set REF FIELD VALUE` for objects and surfaces.

@@ -28,7 +28,16 @@ public struct Sidecar: Sendable, Equatable {
         public var name: String
     }
 
+    /// A USDZ model attached to an object (`set o3 model chair.usdz`).
+    public struct ModelEntry: Sendable, Equatable {
+        /// The object's identifier.
+        public var object: String
+        /// The model, relative to the RoomPlan file's folder (or absolute).
+        public var path: String
+    }
+
     public var rooms: [RoomEntry] = []
+    public var models: [ModelEntry] = []
     /// Sections of a version 1 sidecar, matched by centre alone.
     public var looseSections: [SectionEntry] = []
 
@@ -101,8 +110,13 @@ public struct Sidecar: Sendable, Equatable {
         (roomPlanPath.hasSuffix(".json") ? String(roomPlanPath.dropLast(5)) : roomPlanPath) + ".wb.json"
     }
 
-    /// What `file` keeps that RoomPlan's JSON cannot: its names and space links.
-    public init(file: WorkspaceFile) {
+    /// What `file` keeps that RoomPlan's JSON cannot: its names, space links and models
+    /// (their paths relative to `folder`, the folder the sidecar is written to).
+    public init(file: WorkspaceFile, folder: String? = nil) {
+        let base = folder ?? FileIO.parentFolder(of: file.path)
+        for object in file.models.keys.sorted() {
+            models.append(ModelEntry(object: object, path: FileIO.relative(file.models[object]!, from: base)))
+        }
         for (position, id) in file.roomIDs.enumerated() {
             let room = Identity.room(id, file: file.id)
             guard let capture = file.capture(room.scope) else { continue }
@@ -237,7 +251,7 @@ public struct Sidecar: Sendable, Equatable {
         writer.beginObject()
         writer.key("about")
         writer.string("What wb keeps for rooms and sections of \(fileName) that RoomPlan's JSON has no place for: "
-                      + "free-text names, and the Hyperbasis space each room was scanned in.")
+                      + "free-text names, the Hyperbasis space each room was scanned in, and models attached to objects.")
         if let contents {
             writer.key("contents")
             writer.string(contents.description)
@@ -286,6 +300,19 @@ public struct Sidecar: Sendable, Equatable {
 
     /// `rooms` (and a version 1 sidecar's loose `sections`, kept as they were read).
     private func writeEntries(to writer: inout JSONWriter) {
+        if !models.isEmpty {
+            writer.key("models")
+            writer.beginArray()
+            for model in models {
+                writer.beginObject()
+                writer.key("object")
+                writer.string(model.object)
+                writer.key("path")
+                writer.string(model.path)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.key("rooms")
         writer.beginArray()
         for room in rooms {
@@ -407,6 +434,18 @@ public struct Sidecar: Sendable, Equatable {
                         }
                     }
                     sidecar.links.append(link)
+                }
+            case "models":
+                try reader.readArray { reader, _ in
+                    var entry = ModelEntry(object: "", path: "")
+                    try reader.readObject { reader, key in
+                        switch key {
+                        case "object": entry.object = try reader.readString()
+                        case "path": entry.path = try reader.readString()
+                        default: try reader.skipValue()
+                        }
+                    }
+                    if !entry.object.isEmpty && !entry.path.isEmpty { sidecar.models.append(entry) }
                 }
             case "rooms":
                 try reader.readArray { reader, _ in

@@ -26,6 +26,10 @@ public struct WorkspaceFile: Sendable {
     /// For each room, the Hyperbasis space (its id) it was scanned in: the same coordinate
     /// frame, so that space's anchors can be placed in the room. Kept in the sidecar too.
     public internal(set) var spaceLinks: [RoomID: String] = [:]
+    /// USDZ models attached to objects (`set o3 model chair.usdz`), by the object's
+    /// identifier (a room's object and its structure-level twin share one): absolute
+    /// paths, kept in the sidecar relative to the file's folder.
+    public internal(set) var models: [String: String] = [:]
     /// Whether a sidecar was read or must be written (names once given stay saved).
     public var hasSidecar = false
     /// The state the file is in; a new number after every change, the old one after undo.
@@ -245,6 +249,7 @@ public struct Workspace: Sendable {
         if let sidecar {
             file.names = sidecar.names(for: file)
             file.spaceLinks = sidecar.spaceLinks(for: file)
+            file.models = sidecar.models(relativeTo: FileIO.parentFolder(of: path))
             file.hasSidecar = true
         }
         return file
@@ -271,7 +276,9 @@ public struct Workspace: Sendable {
         files[index].savedState = files[index].state
         files[index].stamp = stamp
         files[index].contentDigest = digest
-        if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty { files[index].hasSidecar = true }
+        if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty || !files[index].models.isEmpty {
+            files[index].hasSidecar = true
+        }
     }
 
     /// Positions of the files from `start` on (those before did not move). Reads only
@@ -455,6 +462,9 @@ public struct Workspace: Sendable {
             guard let id = room.scope.roomID else { return }
             swap(&files[f].spaceLinks[id], &space)
             change = .spaceLink(room, space)
+        case .model(let file, let object, var path):
+            swap(&files[f].models[object], &path)
+            change = .model(file: file, object: object, path)
         case .link(let identity, var link):
             if let old = files[f].links[identity] {
                 files[f].owners[old.element]?.removeAll { $0 == identity }
@@ -586,6 +596,8 @@ public enum Change: Sendable {
     indirect case name(Identity, String?)
     /// Which space a room was scanned in.
     indirect case spaceLink(Identity, String?)
+    /// The model attached to an object (by its identifier), or nil.
+    indirect case model(file: Int, object: String, String?)
     /// Which structure-level element a room element stands for.
     indirect case link(Identity, StructureLink?)
     /// A Hyperbasis space's record (its JSON) in an open store.
@@ -600,7 +612,8 @@ public enum Change: Sendable {
              .spaceLink(let identity, _), .link(let identity, _):
             return identity.file
         case .replaceArray(let file, _, _, _, _), .insertRoom(let file, _, _), .removeRoom(let file, _),
-             .space(let file, _, _), .anchor(let file, _, _), .closeFile(let file), .closeStore(let file):
+             .space(let file, _, _), .anchor(let file, _, _), .closeFile(let file), .closeStore(let file),
+             .model(let file, _, _):
             return file
         case .openFile(let file, _):
             return file.id

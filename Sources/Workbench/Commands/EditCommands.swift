@@ -187,13 +187,16 @@ extension Shell {
                 "set",
                 arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor])),
                             ArgumentSpec("FIELD", .field), ArgumentSpec("VALUE", .fieldValue, .optional)],
-                options: [OptionSpec("--remove", help: "for an anchor: remove the metadata key FIELD")],
-                summary: "change a field: category, an attribute, confidence, a door's open state",
+                options: [OptionSpec("--remove", help: "for an anchor: remove the metadata key FIELD; for an object: its model")],
+                summary: "change a field: category, an attribute, confidence, a door's open state, an object's model",
                 details: """
                     Objects: category (one of RoomPlan's 16), confidence (high, medium, low), and the attributes of their
                     category, e.g. set o12 ChairType stool (ChairType: dining, stool, swivel, unidentified). Changing
                     the category keeps the attributes the new category has and says what it dropped or added.
                     Surfaces: confidence; doors also open (true or false).
+                    set o12 model chair.usdz attaches a USDZ model (Object Capture's output) to an object: export usdz
+                    packs it and draws it scaled into the object's box instead of the box (export usda references it).
+                    It is kept in the sidecar, relative to the file's folder; set o12 model none (or --remove) detaches it.
                     Anchors of a Hyperbasis space: set a1 KEY VALUE sets a metadata key (true, false, null and
                     numbers are read as JSON; quote a word to keep it text); set a1 KEY --remove removes it.
                     """,
@@ -203,6 +206,14 @@ extension Shell {
                 if try shell.setAnchorMetadata(invocation) { return }
                 let target = try shell.resolve(invocation.positionals[0], allowed: [.object, .wall, .door, .window, .opening, .floor],
                                                what: "REF")
+                if invocation.positionals[1].text.lowercased() == "model" {
+                    guard target.kind == .object else {
+                        throw CommandFailure("only objects take a model (\(invocation.positionals[0].text) is a \(target.kind.rawValue))",
+                                             at: invocation.positionals[0])
+                    }
+                    try shell.setModel(invocation, target: target)
+                    return
+                }
                 guard let value = invocation.positional(2) else {
                     throw CommandFailure("set needs a VALUE (usage: set REF FIELD VALUE)", at: invocation.positionals[1])
                 }

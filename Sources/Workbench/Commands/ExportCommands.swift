@@ -22,13 +22,13 @@ extension Shell {
                 options: [
                     OptionSpec("--story", value: .number, valueName: "N", help: "usdz, usda, svg, ifc: only floor level N"),
                     OptionSpec("--parametric", help: "usdz, usda: walls as plain boxes, without holes cut for doors and windows"),
+                    OptionSpec("--wall-thickness", value: .number, valueName: "D",
+                               help: "usdz, usda, ifc: thickness of walls RoomPlan gave none (default 10cm; usd 0: single faces)"),
                     OptionSpec("--dimensions", help: "svg: wall lengths drawn along the walls"),
                     OptionSpec("--objects", help: "svg: object outlines"),
                     OptionSpec("--north", value: .number, valueName: "DEG",
                                help: "svg: the compass bearing of the plan's up direction (default: the file's, else 0)"),
                     OptionSpec("--one-page", help: "svg: every story on one page (default: one file per story when there are several)"),
-                    OptionSpec("--wall-thickness", value: .number, valueName: "M",
-                               help: "ifc: the thickness of walls RoomPlan gives none (default 0.1 m)"),
                 ],
                 summary: "write a listing, a structure, a 3D model (USD), a floor plan (SVG) or a BIM model (IFC)",
                 details: """
@@ -49,6 +49,10 @@ extension Shell {
                     objects as furniture, sanitary terminals or appliances; RoomPlan's identifiers become GlobalIds and
                     its facts a RoomPlan_Common property set. Walls RoomPlan gives no thickness are --wall-thickness
                     thick (0.1 m), behind the face it scanned; SOURCE_DATE_EPOCH fixes the file's time stamp.
+                    export usdz|usda: RoomPlan's layout (a root Xform, one per story, one per room, Arch_grp and Object_grp),
+                    walls as meshes with the doors, windows and openings cut out (--parametric: plain boxes), 10 cm thick where
+                    RoomPlan gave no depth (--wall-thickness D; 0 draws single faces), RoomPlan's facts in each prim's customData,
+                    a UsdPreviewSurface material per category; attached models (set o3 model chair.usdz) packed and fitted.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """,
@@ -62,9 +66,9 @@ extension Shell {
     func exportCommand(_ invocation: Invocation) throws {
         let format = invocation.positionals[0], path = invocation.positionals[1]
         let rest = Array(invocation.positionals.dropFirst(2))
-        let sceneOptions = ["--story", "--parametric", "--dimensions", "--objects", "--north", "--one-page"]
-        if format.text != "ifc", let word = invocation.values["--wall-thickness"] {
-            throw CommandFailure("--wall-thickness is for export ifc, not \(format.text)", at: word)
+        let sceneOptions = ["--story", "--parametric", "--wall-thickness", "--dimensions", "--objects", "--north", "--one-page"]
+        if !["ifc", "usdz", "usda"].contains(format.text), let word = invocation.values["--wall-thickness"] {
+            throw CommandFailure("--wall-thickness is for export usdz, usda or ifc, not \(format.text)", at: word)
         }
         if !["usdz", "usda", "svg", "ifc"].contains(format.text),
            let option = sceneOptions.first(where: { invocation.flag($0) || invocation.values[$0] != nil }) {

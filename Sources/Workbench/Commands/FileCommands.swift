@@ -106,8 +106,9 @@ extension Shell {
         }
         let digest = ContentDigest(bytes)
         let sidecarPath = Sidecar.path(for: path)
-        var sidecar = Sidecar(file: file)
-        let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || sidecar.hasLinks || (file.hasSidecar && path == file.path)
+        var sidecar = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || !file.models.isEmpty || sidecar.hasLinks
+            || (file.hasSidecar && path == file.path)
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }

@@ -285,6 +285,12 @@ extension Shell {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// The USDZ model attached to an object (`set o3 model …`), if any.
+    func attachedModel(_ identity: Identity) -> String? {
+        guard identity.kind == .object, case .object(let object)? = session.workspace.element(identity) else { return nil }
+        return session.workspace.file(id: identity.file)?.models[object.identifier]
+    }
+
     func show(_ invocation: Invocation) throws {
         let word = invocation.positionals[0]
         if try showSpaceOrAnchor(word) { return }
@@ -301,6 +307,7 @@ extension Shell {
         if options.json {
             guard case .object(var object) = json(row) else { return }
             object["children"] = .array(children.map { .string($0) })
+            if let model = attachedModel(identity) { object["model"] = .string(model) }
             output.write(renderJSON(.object(object)))
             return
         }
@@ -342,6 +349,7 @@ extension Shell {
                 if let edges = s.completedEdges, !edges.isEmpty { lines.append(("completed edges", edges.map(\.description).joined(separator: ", "))) }
             case .object(let o):
                 lines.append(("heading", formatted(o.transform.yaw * 180 / .pi, digits: 1) + "°"))
+                if let model = attachedModel(identity) { lines.append(("model", model)) }
             case .section:
                 break
             }
