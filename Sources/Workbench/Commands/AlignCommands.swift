@@ -197,6 +197,11 @@ extension Shell {
         }
         let count = result.placed.count
         try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")", placing: result.placed.map(\.room))
+        if result.placed.contains(where: { $0.placement.doorways > 0 }) {
+            // What no pair of scans can tell: whether each saw the wall's face or its centre line.
+            inform("note: rooms are put doorway plane to doorway plane; where two scans saw the two faces of a wall, a room "
+                   + "sits up to that wall's thickness too far across it (align ROOM using WALL to WALL --offset D sets it)")
+        }
     }
 
     /// `export structure PATH [NAME]`: an open structure as it is; a room (a room file, or
