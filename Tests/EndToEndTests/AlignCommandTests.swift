@@ -68,12 +68,7 @@ final class AutoAlignCommandTests: XCTestCase {
     func testAutoPlacesOrSaysItIsUnsureAndNextAndUndoWork() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 6, rooms: 5))
-        var paths: [String] = []
-        for capture in building.captures {
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
+        let paths = try Harness.captures(of: building, in: folder).paths
         let result = try Harness.run(paths + ["-c", "align r2 auto --best", "-c", "align r2 next", "-c", "history", "-c", "undo", "-c", "undo"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("best: score") && result.stderr.contains("runner-up: score"), result.stderr)

@@ -25,6 +25,22 @@ enum Harness {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("../shared/samples/roomplan").standardizedFileURL
 
+    /// Writes every capture of `building` into `folder` as a room file (paths in capture order,
+    /// so the rooms open as r1, r2, …) and gives the commands that put each room where the
+    /// ground truth says, as a chain of aligns would (a turn about the origin, then a move).
+    static func captures(of building: GeneratedBuilding, in folder: URL) throws -> (paths: [String], placing: [String]) {
+        var paths: [String] = [], placing: [String] = []
+        for (index, capture) in building.captures.enumerated() {
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+            let p = capture.placement
+            placing.append("rotate r\(index + 1) \(p.yaw * 180 / .pi) --about 0 0")
+            placing.append("move r\(index + 1) \(p.translation.x) \(p.translation.z) \(p.translation.y)")
+        }
+        return (paths, placing)
+    }
+
     static func sample(_ name: String) throws -> String {
         let path = samples.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else {

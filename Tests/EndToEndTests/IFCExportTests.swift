@@ -120,16 +120,8 @@ final class IFCExportTests: XCTestCase {
     /// named with quotes, markup characters, a backslash and characters beyond ASCII.
     private func mergedBuilding(in folder: URL) throws -> Case {
         let building = BuildingGenerator.generate(BuildingSpec(seed: 47, rooms: 6, stories: 2, noise: 0))
-        var paths: [String] = []
-        var commands: [String] = []
-        for (index, capture) in building.captures.enumerated() {
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-            let p = capture.placement
-            commands.append("rotate r\(index + 1) \(p.yaw * 180 / .pi) --about 0 0")
-            commands.append("move r\(index + 1) \(p.translation.x) \(p.translation.z) \(p.translation.y)")
-        }
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        var commands = placing
         let ifc = folder.appendingPathComponent("home.ifc").path, json = folder.appendingPathComponent("home.json").path
         let quoted = Self.hostileName.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         commands += ["name r1 \"\(quoted)\"", "merge --into home", "export ifc \(ifc) --wall-thickness 0.12", "export structure \(json)"]

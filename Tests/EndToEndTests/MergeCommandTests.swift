@@ -8,20 +8,10 @@ final class MergeCommandTests: XCTestCase {
     func testAlignedRoomsMergeIntoTheBuildingsStructure() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4))
-        var paths: [String] = []
-        for capture in building.captures {
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
         // Put every room where the ground truth says (each capture moved by its placement),
         // as a chain of aligns would; then name one, merge, export.
-        var commands: [String] = []
-        for (index, capture) in building.captures.enumerated() {
-            let p = capture.placement
-            commands.append("rotate r\(index + 1) \(p.yaw * 180 / .pi) --about 0 0")
-            commands.append("move r\(index + 1) \(p.translation.x) \(p.translation.z) \(p.translation.y)")
-        }
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        var commands = placing
         let exported = folder.appendingPathComponent("home.json").path
         commands += ["name r2 Kitchen", "merge --into home", "export structure \(exported)"]
         let result = try Harness.run(["-q", "--json"] + paths + ["-c", commands.joined(separator: "; ")])
@@ -94,12 +84,7 @@ final class MergeCommandTests: XCTestCase {
     func testARoomExportsAsAStructureOfOneRoom() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 3))
-        var paths: [String] = []
-        for capture in building.captures {
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
+        let paths = try Harness.captures(of: building, in: folder).paths
         let before = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
         let alone = folder.appendingPathComponent("alone.json").path
         let one = try Harness.run(["-q", paths[1], "-c", "export structure \(alone)"])

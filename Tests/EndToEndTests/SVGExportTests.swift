@@ -58,15 +58,8 @@ final class SVGExportTests: XCTestCase {
     func testRoomsPlacedAndMergedInWbOnOnePageWithObjectsAndDimensions() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 5, stories: 2))
-        var paths: [String] = [], commands: [String] = []
-        for (index, capture) in building.captures.enumerated() {
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-            let p = capture.placement
-            commands.append("rotate r\(index + 1) \(p.yaw * 180 / .pi) --about 0 0")
-            commands.append("move r\(index + 1) \(p.translation.x) \(p.translation.z) \(p.translation.y)")
-        }
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        var commands = placing
         let merged = folder.appendingPathComponent("home.json").path, plan = folder.appendingPathComponent("home.svg").path
         commands += ["merge --into home", "export structure \(merged)", "export svg \(plan) --one-page --objects --dimensions"]
         let result = try Harness.run(["-q"] + paths + ["-c", commands.joined(separator: "; ")])

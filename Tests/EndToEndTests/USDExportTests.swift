@@ -65,15 +65,7 @@ final class USDExportTests: XCTestCase {
         // Rooms of a two-story home scanned apart, each put where the ground truth says (as a
         // chain of aligns would: rooms of two stories meet through no doorway), then merged.
         let building = BuildingGenerator.generate(BuildingSpec(seed: 8, rooms: 5, stories: 2, noise: 0))
-        var rooms: [String] = []
-        var moves: [String] = []
-        for (index, capture) in building.captures.enumerated() {
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
-            rooms.append(path)
-            let p = capture.placement
-            moves.append("rotate r\(index + 1) \(p.yaw * 180 / .pi) --about 0 0; move r\(index + 1) \(p.translation.x) \(p.translation.z) \(p.translation.y)")
-        }
+        let (rooms, moves) = try Harness.captures(of: building, in: folder)
         let json = folder.appendingPathComponent("home.json").path
         let usdz = folder.appendingPathComponent("home.usdz").path, usda = folder.appendingPathComponent("home.usda").path
         let flat = folder.appendingPathComponent("flat.usdz").path
