@@ -77,10 +77,18 @@ final class AutoAlignCommandTests: XCTestCase {
         let all = try Harness.run(paths + ["-c", "align --all auto", "-c", "history"])
         XCTAssertEqual(all.status, 0, all.stderr)
         XCTAssertTrue(all.stderr.contains("placed ") || all.stderr.contains("nothing changed"), all.stderr)
-        // Rooms put through doorways: the across-wall uncertainty is said, not hidden.
-        if all.stderr.contains("doorway agree") || all.stderr.contains("doorways agree") {
-            XCTAssertTrue(all.stderr.contains("up to that wall's thickness too far across it"), all.stderr)
+        // Where each scan put the walls it shares, as the building tells it, is said, and is the truth.
+        let note = try XCTUnwrap(all.stderr.components(separatedBy: "\n").first { $0.hasPrefix("note: shared walls lie") }, all.stderr)
+        func rooms(after marker: String) -> [Int] {
+            guard let range = note.range(of: marker) else { return [] }
+            let rest = note[range.upperBound...].prefix { $0 != "(" }
+            let list = rest.components(separatedBy: ", near the centre lines in ")[0]
+            return list.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Int($0.dropFirst()) }
         }
+        let faces = rooms(after: "on the faces they saw in "), centres = rooms(after: "near the centre lines in ")
+        XCTAssertFalse(faces.isEmpty && centres.isEmpty, note)
+        for room in faces { XCTAssertEqual(building.captures[room - 1].wallPlacement, .face, "r\(room): \(note)") }
+        for room in centres { XCTAssertEqual(building.captures[room - 1].wallPlacement, .centreLine, "r\(room): \(note)") }
         let alone = try Harness.run([paths[0], "-c", "align --all auto"])
         XCTAssertEqual(alone.status, 1)
         XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)

@@ -41,6 +41,57 @@ final class AssemblyTests: XCTestCase {
         XCTAssertGreaterThan(right, 0)
     }
 
+    /// Each capture put the walls it shares on the face it saw or near the centre line (the
+    /// generator draws one or the other per capture); no pair of rooms can tell which, the
+    /// building can. Over generated homes, every habit the settling says it told is the
+    /// truth's, most are told, and at noise 0 nine in ten placed rooms land within 5 cm of the
+    /// truth (put doorway plane to doorway plane, about a quarter did): what is left is a
+    /// wall's thickness that nothing measures, taken as 14 cm.
+    func testEachRoomIsSetAcrossItsWallsByWhereItsCaptureLaysThem() {
+        var told = 0, settled = 0, placed = 0, exact = 0
+        for seed in UInt64(1)...12 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 4 + Int(seed % 6), noise: 0))
+            let result = assemble(building)
+            for (index, capture) in building.captures.enumerated() {
+                guard let habit = result.habits[safe: index] ?? nil else { continue }
+                settled += 1
+                switch habit {
+                case .untold: continue
+                case .face: XCTAssertEqual(capture.wallPlacement, .face, "seed \(seed) room \(index)")
+                case .centreLine: XCTAssertEqual(capture.wallPlacement, .centreLine, "seed \(seed) room \(index)")
+                }
+                told += 1
+            }
+            for index in building.captures.indices.dropFirst() {
+                guard let pose = result.poses[index] else { continue }
+                placed += 1
+                if error(building, index, pose).metres <= 0.05 { exact += 1 }
+            }
+        }
+        XCTAssertGreaterThan(settled, 40, "rooms settled")
+        XCTAssertGreaterThanOrEqual(Double(told), 0.9 * Double(settled), "told \(told) of \(settled) rooms' habits")
+        XCTAssertGreaterThanOrEqual(Double(exact), 0.9 * Double(placed), "\(exact) of \(placed) placed rooms within 5 cm")
+    }
+
+    /// Each wall's heading is off by up to half a degree in a noisy scan, so a room turned to
+    /// fit one doorway pair is off by about as much; turned to fit every wall it meets, one
+    /// least squares over the building, the rooms are within half a degree of the truth.
+    func testTurnsComeFromEveryWallThatMeetsNotOneDoorway() {
+        var turns: [Double] = []
+        for seed in UInt64(40)...47 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 6 + Int(seed % 4), noise: 1))
+            let result = assemble(building)
+            for index in building.captures.indices.dropFirst() {
+                guard let pose = result.poses[index] else { continue }
+                turns.append(error(building, index, pose).degrees)
+            }
+        }
+        turns.sort()
+        XCTAssertGreaterThan(turns.count, 20)
+        XCTAssertLessThan(turns[turns.count / 2], 0.3, "median turn off: \(turns[turns.count / 2])°")
+        XCTAssertLessThan(turns[turns.count * 9 / 10], 0.6, "90th percentile: \(turns[turns.count * 9 / 10])°")
+    }
+
     /// A rescan agrees with its first scan wherever the two are put, so in the search it
     /// would favour any assembly that placed them early: in this 10-room home with two
     /// rescans, that pulled every room 12 m off through a look-alike door. Rescans are

@@ -387,6 +387,9 @@ public struct AssemblyResult: Sendable {
     public var placed: [(room: Identity, placement: Placement)]
     /// Rooms no place was certain enough for.
     public var unplaced: [Identity]
+    /// Where each room settled across its walls found its capture put the walls it shares
+    /// (the anchors too), in the order of the rooms.
+    public var habits: [(room: Identity, habit: WallHabit)] = []
 }
 
 extension Workspace {
@@ -405,6 +408,9 @@ extension Workspace {
         var undecided: [Identity] = []
         if captures.count == everyone.count {
             let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices))
+            for (index, habit) in joint.habits.enumerated() {
+                if let habit { result.habits.append((everyone[index], habit)) }
+            }
             // Nearest the anchors first, so the report reads as the building grows.
             for index in everyone.indices where index >= anchors.count {
                 let room = everyone[index]

@@ -40,6 +40,8 @@ enum JointAssembly {
         var placements: [Placement?]
         /// Rooms the assembly placed but that another place fitted nearly as well.
         var unsure: Set<Int>
+        /// For each settled room, where its capture put the walls it shares.
+        var habits: [WallHabit?] = []
     }
 
     struct RoomInfo {
@@ -173,8 +175,8 @@ enum JointAssembly {
             }
         }
 
-        // Certainty: how close the best other place for each room comes.
         var unsure: Set<Int> = []
+        // Certainty: how close the best other place for each room comes.
         var placements: [Placement?] = Array(repeating: nil, count: rooms.count)
         for (q, pose) in best.poses.enumerated() where !anchors.contains(q) {
             guard let pose else { continue }
@@ -221,8 +223,17 @@ enum JointAssembly {
         }
         var poses: [RigidMotion?] = Array(repeating: nil, count: rooms.count)
         for q in certain where !anchors.contains(q) { poses[q] = best.poses[q] }
+        // Across their walls, from everything that meets: each room on its walls' faces or
+        // centre lines (see WallFaces). Rescans follow their first scans.
+        var whole = poses
+        for anchor in anchors { whole[anchor] = .identity }
+        let settled = WallFaces.settle(rooms, poses: whole, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
+        for q in certain where !anchors.contains(q) { poses[q] = settled.poses[q] }
+        for (q, twin) in twins where poses[q] != nil {
+            if let first = settled.poses[twin.of] { poses[q] = first.composed(after: twin.motion) }
+        }
         let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
-        return Result(poses: poses, placements: placements, unsure: left)
+        return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits)
     }
 
     /// Rooms that are rescans of another: for each, the room it is a rescan of and the

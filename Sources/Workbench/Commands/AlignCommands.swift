@@ -197,8 +197,21 @@ extension Shell {
         }
         let count = result.placed.count
         try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")", placing: result.placed.map(\.room))
-        if result.placed.contains(where: { $0.placement.doorways > 0 }) {
-            // What no pair of scans can tell: whether each saw the wall's face or its centre line.
+        // What no pair of scans can tell, and the whole building may: whether each scan put the
+        // walls it shares on the face it saw or near the centre line.
+        let faces = result.habits.filter { $0.habit == .face }.map { handleText($0.room) }
+        let centres = result.habits.filter { $0.habit == .centreLine }.map { handleText($0.room) }
+        let untold = result.habits.filter { $0.habit == .untold }.map { handleText($0.room) }
+        if !faces.isEmpty || !centres.isEmpty {
+            let parts = [faces.isEmpty ? nil : "on the faces they saw in " + faces.joined(separator: ", "),
+                         centres.isEmpty ? nil : "near the centre lines in " + centres.joined(separator: ", ")].compactMap { $0 }
+            inform("note: shared walls lie " + parts.joined(separator: ", ") + " (told by where the rooms' walls meet); "
+                   + "rooms were set that far apart across them")
+        }
+        if !untold.isEmpty {
+            inform("note: nothing tells whether " + untold.joined(separator: ", ") + " put shared walls on their faces or centre lines: "
+                   + "each may sit up to a wall's thickness off across it (align ROOM using WALL to WALL --offset D sets it)")
+        } else if result.habits.isEmpty && result.placed.contains(where: { $0.placement.doorways > 0 }) {
             inform("note: rooms are put doorway plane to doorway plane; where two scans saw the two faces of a wall, a room "
                    + "sits up to that wall's thickness too far across it (align ROOM using WALL to WALL --offset D sets it)")
         }

@@ -1,0 +1,369 @@
+import Foundation
+
+/// Where a capture put the walls it shares with other rooms.
+public enum WallHabit: Sendable, Equatable {
+    /// On the face of the wall it saw.
+    case face
+    /// On or near the wall's centre line.
+    case centreLine
+    /// Nothing in the building tells which: the room was left as the search put it.
+    case untold
+}
+
+/// Where each room sits across its walls, once the joint search has put the rooms together.
+///
+/// A scan places a wall between two rooms either on the face it saw or near the wall's centre
+/// line, and a capture keeps one habit for all its walls (real exports do both). So two rooms'
+/// copies of one wall are 0, half a thickness or a whole thickness apart, and a doorway seen
+/// from both rooms says only where the two sides meet along the wall, not across it. What does
+/// say it is everything else in the building: the gap between two rooms whose places along
+/// their shared wall are fixed by other doorways, outside walls of several rooms that must lie
+/// on one line (offset only by their habits times the outside wall's thickness), the copies of
+/// a hallway's one wall seen from every room along it.
+///
+/// The model: each room has a habit `u` (0: its walls on the centre lines, ½: on its own
+/// faces), each run of facing copies (one wall line) a thickness, all outside walls one
+/// thickness. Given the habits, the rooms' shifts and the thicknesses are a linear least
+/// squares problem over
+/// - facing copies (rooms on both sides): gap = (uᵢ + uⱼ) · t,
+/// - copies on one line and one side (a facade along rooms, a hallway's far side):
+///   offset = (uⱼ − uᵢ) · t,
+/// - doorways seen from both sides: their middles meet along the wall,
+/// with weak priors on the thicknesses (interior about 12 cm, outside about 30 cm) and on the
+/// shifts. The habits are chosen by descent over single flips from two starts (all on centre
+/// lines, all on faces), the assignment with the least misfit winning; a habit nothing
+/// observes stays at its start, and a start leaving rooms where they were wins ties.
+enum WallFaces {
+    static let interiorThickness = 0.14, interiorSpread = 0.04
+    static let exteriorThickness = 0.30, exteriorSpread = 0.08
+    /// Above this many rooms the flip search is not run (its cost grows as the cube of the
+    /// unknowns for each of about rooms² solves).
+    static let roomLimit = 40
+    /// The largest shift the settling may give a room; beyond it the search's place stays.
+    static let largestShift = 0.35
+    /// How much worse (in squared standard errors) the other habit must fit for a room's to be told.
+    static let toldMargin = 4.0
+
+    struct Copy {
+        var room: Int
+        var segment: PlanSegment
+        var inward: PlanPoint
+    }
+
+    enum Kind { case facing, sameSide, along }
+
+    struct Term {
+        var kind: Kind
+        var i: Int
+        var j: Int
+        /// The unit direction the measure is taken along (from i's copy towards j's).
+        var direction: PlanPoint
+        /// The measure with no shift.
+        var value: Double
+        var weight: Double
+        /// The thickness unknown it involves (nil for `along`).
+        var thickness: Int?
+        /// The turn from i's copy to j's (radians), and how long they meet.
+        var angle = 0.0
+        var length = 0.0
+    }
+
+    /// Shifts for the placed rooms (`poses`, each from where the room is now), rooms in `fixed`
+    /// kept where they are, rooms in `skip` left out. Returns the poses with the shifts applied
+    /// (unchanged when nothing could be settled), and the habit found per room (nil: not settled).
+    static func settle(_ rooms: [CapturedRoom], poses: [RigidMotion?], fixed: Set<Int>, skip: Set<Int>,
+                       sameStory: [[Bool]]) -> (poses: [RigidMotion?], habits: [WallHabit?]) {
+        let members = poses.indices.filter { poses[$0] != nil && !skip.contains($0) }
+        guard members.count >= 2, members.count <= roomLimit, members.contains(where: { !fixed.contains($0) }) else {
+            return (poses, [WallHabit?](repeating: nil, count: rooms.count))
+        }
+        let scenes = members.map { AutoAligner.Scene([rooms[$0]]) }
+        func copies(_ poses: [RigidMotion?]) -> (walls: [Copy], doorways: [Copy]) {
+            var walls: [Copy] = []
+            var doorways: [Copy] = []
+            for (q, scene) in zip(members, scenes) {
+                let pose = poses[q]!, turn = RigidMotion(yaw: pose.yaw)
+                for wall in scene.walls where wall.segment.length >= 0.3 {
+                    walls.append(Copy(room: q, segment: AutoAligner.move(wall.segment, pose), inward: AutoAligner.move(wall.inward, turn)))
+                }
+                for door in scene.doorways {
+                    doorways.append(Copy(room: q, segment: AutoAligner.move(door.segment, pose), inward: AutoAligner.move(door.inward, turn)))
+                }
+            }
+            return (walls, doorways)
+        }
+        // First the turns: every pair of copies that meet says how far apart their rooms' headings
+        // are (each wall's heading is off by up to half a degree); one least squares over all.
+        var turned = poses
+        var first = copies(poses)
+        var terms = pairTerms(first.walls, doorways: first.doorways, sameStory: sameStory)
+        guard terms.contains(where: { $0.kind != .along }) else { return (poses, [WallHabit?](repeating: nil, count: rooms.count)) }
+        let turns = headings(terms, members: members, fixed: fixed)
+        for (q, turn) in turns where turn != 0 {
+            let pose = poses[q]!
+            let points = scenes[members.firstIndex(of: q)!].walls.flatMap { [$0.segment.start, $0.segment.end] }.map { AutoAligner.move($0, pose) }
+            let pivot = PlanBounds(containing: points)?.centre ?? PlanPoint(x: 0, z: 0)
+            let p = SIMD3(pivot.x, 0, pivot.z)
+            turned[q] = RigidMotion(translation: p).composed(after: RigidMotion(yaw: turn).composed(after: RigidMotion(translation: -p)))
+                .composed(after: pose)
+        }
+        first = copies(turned)
+        terms = pairTerms(first.walls, doorways: first.doorways, sameStory: sameStory)
+
+        // Unknowns: two shifts per movable room, then one thickness per cluster (the last: outside).
+        var column: [Int: Int] = [:]
+        for q in members where !fixed.contains(q) { column[q] = column.count * 2 }
+        let shiftCount = column.count * 2
+        let clusters = (terms.compactMap(\.thickness).max() ?? 0) + 1
+        let outside = clusters - 1
+        let size = shiftCount + clusters
+
+        func solve(_ u: [Double], _ terms: [Term]) -> (cost: Double, x: [Double]) {
+            var normal = [Double](repeating: 0, count: size * size)
+            var right = [Double](repeating: 0, count: size)
+            var entries: [(Int, Double)] = []
+            func add(_ coefficients: [(Int, Double)], _ target: Double, _ weight: Double) {
+                for (a, ca) in coefficients {
+                    right[a] += weight * ca * target
+                    for (b, cb) in coefficients { normal[a * size + b] += weight * ca * cb }
+                }
+            }
+            for term in terms {
+                entries.removeAll(keepingCapacity: true)
+                if let c = column[term.j] { entries += [(c, term.direction.x), (c + 1, term.direction.z)] }
+                if let c = column[term.i] { entries += [(c, -term.direction.x), (c + 1, -term.direction.z)] }
+                if let t = term.thickness {
+                    let factor = term.kind == .facing ? u[term.i] + u[term.j] : u[term.j] - u[term.i]
+                    if factor != 0 { entries.append((shiftCount + t, -factor)) }
+                }
+                // residual = value + entries·x → entries·x = −value
+                add(entries, -term.value, term.weight)
+            }
+            for k in 0..<shiftCount { normal[k * size + k] += 1 / (0.5 * 0.5) }
+            for t in 0..<clusters {
+                let (mean, spread) = t == outside ? (exteriorThickness, exteriorSpread) : (interiorThickness, interiorSpread)
+                let k = shiftCount + t
+                normal[k * size + k] += 1 / (spread * spread)
+                right[k] += mean / (spread * spread)
+            }
+            let x = choleskySolve(normal, right, size)
+            var cost = 0.0
+            for term in terms {
+                let r = residual(term, x, u)
+                cost += term.weight * r * r
+            }
+            for k in 0..<shiftCount { cost += x[k] * x[k] / 0.25 }
+            for t in 0..<clusters {
+                let (mean, spread) = t == outside ? (exteriorThickness, exteriorSpread) : (interiorThickness, interiorSpread)
+                cost += (x[shiftCount + t] - mean) * (x[shiftCount + t] - mean) / (spread * spread)
+            }
+            return (cost, x)
+        }
+        func residual(_ term: Term, _ x: [Double], _ u: [Double]) -> Double {
+            var r = term.value
+            if let c = column[term.j] { r += term.direction.x * x[c] + term.direction.z * x[c + 1] }
+            if let c = column[term.i] { r -= term.direction.x * x[c] + term.direction.z * x[c + 1] }
+            if let t = term.thickness {
+                let factor = term.kind == .facing ? u[term.i] + u[term.j] : u[term.j] - u[term.i]
+                r -= factor * x[shiftCount + t]
+            }
+            return r
+        }
+        func search(_ terms: [Term]) -> (u: [Double], cost: Double, x: [Double]) {
+            var best: (u: [Double], cost: Double, x: [Double])?
+            for start in [0.0, 0.5] {
+                var u = [Double](repeating: 0, count: rooms.count)
+                for q in members { u[q] = start }
+                var current = solve(u, terms)
+                for _ in 0..<8 {
+                    var improved = false
+                    for q in members {
+                        u[q] = 0.5 - u[q]
+                        let trial = solve(u, terms)
+                        if trial.cost < current.cost - 1e-6 {
+                            current = trial
+                            improved = true
+                        } else {
+                            u[q] = 0.5 - u[q]
+                        }
+                    }
+                    if !improved { break }
+                }
+                if best == nil || current.cost < best!.cost - 1e-6 { best = (u, current.cost, current.x) }
+            }
+            return best!
+        }
+        var found = search(terms)
+        // Pairs the first fit cannot explain (a wall matched to the wrong neighbour, a facade
+        // that steps) are dropped and the habits sought again.
+        let kept = terms.filter { abs(residual($0, found.x, found.u)) <= 0.06 }
+        if kept.count < terms.count, kept.contains(where: { $0.kind != .along }) {
+            terms = kept
+            found = search(terms)
+        }
+        var settled = poses
+        for (q, c) in column {
+            let shift = PlanPoint(x: found.x[c], z: found.x[c + 1])
+            guard shift.length <= largestShift else { return (poses, [WallHabit?](repeating: nil, count: rooms.count)) }
+            settled[q] = RigidMotion(translation: SIMD3(shift.x, 0, shift.z)).composed(after: turned[q]!)
+        }
+        // A habit is told when the other one fits clearly worse.
+        var habits = [WallHabit?](repeating: nil, count: rooms.count)
+        for q in members {
+            var other = found.u
+            other[q] = 0.5 - other[q]
+            let told = solve(other, terms).cost > found.cost + toldMargin
+            habits[q] = !told ? .untold : found.u[q] > 0 ? .face : .centreLine
+        }
+        return (settled, habits)
+    }
+
+    /// Facing copies, same-side copies on one line, and doorways seen from both sides, between
+    /// rooms of one story; each facing run of copies (one wall line) gets a thickness of its
+    /// own, copies nothing faces are outside walls.
+    static func pairTerms(_ copies: [Copy], doorways: [Copy], sameStory: [[Bool]]) -> [Term] {
+        let parallel = 3.0 * .pi / 180
+        var grid = PlanGrid<Int>(cellSize: 1.0)
+        for (index, copy) in copies.enumerated() { grid.insert(index, covering: copy.segment.bounds) }
+        var parent = Array(copies.indices)
+        func root(_ k: Int) -> Int {
+            var k = k
+            while parent[k] != k { parent[k] = parent[parent[k]]; k = parent[k] }
+            return k
+        }
+        var facing: [(Int, Int, PlanPoint, Double, Double, Double)] = []
+        var sameSide: [(Int, Int, PlanPoint, Double, Double, Double)] = []
+        var faced = Set<Int>()
+        for (a, copy) in copies.enumerated() {
+            let line = copy.segment
+            for b in grid.elements(intersecting: line.bounds.expanded(by: 1.2)) where b > a {
+                let other = copies[b]
+                guard other.room != copy.room, sameStory[copy.room][other.room] else { continue }
+                let overlap = line.overlap(with: other.segment)
+                guard overlap.angle <= parallel else { continue }
+                let turn = copy.inward.dot(other.inward)
+                var angle = overlap.signedAngle
+                if angle > .pi / 2 { angle -= .pi } else if angle < -.pi / 2 { angle += .pi }
+                // The measure is taken at the middle of where the two overlap (or of the gap
+                // between their ends), across a's line.
+                let tA = line.parameter(of: other.segment.start), tB = line.parameter(of: other.segment.end)
+                let low = max(0, min(tA, tB)), high = min(1, max(tA, tB))
+                let middle = line.point(at: (low + high) / 2)
+                let onOther = other.segment.projection(of: middle)
+                if turn < -0.95 {
+                    // Facing: j's copy beyond i's, across the wall, by 0 to a thickness.
+                    let across = copy.inward * -1
+                    let gap = (onOther - middle).dot(across)
+                    guard overlap.length >= 0.3, gap >= -0.12, gap <= 0.45 else { continue }
+                    facing.append((a, b, across, gap, min(overlap.length, 3), angle))
+                    faced.insert(a)
+                    faced.insert(b)
+                    let (ra, rb) = (root(a), root(b))
+                    if ra != rb { parent[ra] = rb }
+                } else if turn > 0.95 {
+                    // One side, one line: a facade along two rooms (their ends apart by about a
+                    // wall's thickness), or a wall seen again.
+                    let offset = (onOther - middle).dot(copy.inward)
+                    let endGap = overlap.length > 0 ? 0 : endDistance(line, other.segment)
+                    guard abs(offset) <= 0.3, endGap <= 0.8 else { continue }
+                    sameSide.append((a, b, copy.inward, offset, min(max(min(line.length, other.segment.length), 0.5), 3), angle))
+                }
+            }
+        }
+        var cluster: [Int: Int] = [:]
+        for k in faced { let r = root(k); if cluster[r] == nil { cluster[r] = cluster.count } }
+        let outside = cluster.count
+        var terms: [Term] = []
+        // A wall's copy is off across by up to 2 cm, a doorway's middle along by up to 2.5 cm.
+        let sigma = 0.02, alongSigma = 0.015
+        for (a, b, direction, gap, length, angle) in facing {
+            terms.append(Term(kind: .facing, i: copies[a].room, j: copies[b].room, direction: direction, value: gap,
+                              weight: length / (sigma * sigma), thickness: cluster[root(a)], angle: angle, length: length))
+        }
+        for (a, b, direction, offset, length, angle) in sameSide {
+            let thickness: Int
+            switch (faced.contains(a), faced.contains(b)) {
+            case (false, false): thickness = outside
+            case (true, true) where root(a) == root(b): thickness = cluster[root(a)]!
+            default: continue
+            }
+            terms.append(Term(kind: .sameSide, i: copies[a].room, j: copies[b].room, direction: direction, value: offset,
+                              weight: length / (sigma * sigma), thickness: thickness, angle: angle, length: length))
+        }
+        // Doorways seen from both sides: their middles meet along the wall.
+        for (a, door) in doorways.enumerated() {
+            for b in doorways.indices where b > a {
+                let other = doorways[b]
+                guard other.room != door.room, sameStory[door.room][other.room],
+                      door.inward.dot(other.inward) < -0.95,
+                      abs(door.segment.length - other.segment.length) <= 0.15,
+                      door.segment.midpoint.distance(to: other.segment.midpoint) <= 0.5 else { continue }
+                let direction = door.segment.direction.normalized
+                let value = (other.segment.midpoint - door.segment.midpoint).dot(direction)
+                terms.append(Term(kind: .along, i: door.room, j: other.room, direction: direction, value: value,
+                                  weight: 2 / (alongSigma * alongSigma), thickness: nil))
+            }
+        }
+        return terms
+    }
+
+    /// The turn of each movable room that best makes the copies that meet parallel, by least
+    /// squares over their angles (weighted by how long they meet) with a weak pull to no turn.
+    static func headings(_ terms: [Term], members: [Int], fixed: Set<Int>) -> [Int: Double] {
+        var column: [Int: Int] = [:]
+        for q in members where !fixed.contains(q) { column[q] = column.count }
+        let n = column.count
+        guard n > 0 else { return [:] }
+        let wall = 0.5 * .pi / 180, prior = 3.0 * .pi / 180
+        var normal = [Double](repeating: 0, count: n * n)
+        var right = [Double](repeating: 0, count: n)
+        for k in 0..<n { normal[k * n + k] = 1 / (prior * prior) }
+        for term in terms where term.kind != .along {
+            // residual = angle + θj − θi
+            let w = term.length / (wall * wall)
+            let entries = [column[term.j].map { ($0, 1.0) }, column[term.i].map { ($0, -1.0) }].compactMap { $0 }
+            for (a, ca) in entries {
+                right[a] -= w * ca * term.angle
+                for (b, cb) in entries { normal[a * n + b] += w * ca * cb }
+            }
+        }
+        let x = choleskySolve(normal, right, n)
+        var turns: [Int: Double] = [:]
+        for (q, k) in column where abs(x[k]) <= 2 * .pi / 180 { turns[q] = x[k] }
+        return turns
+    }
+
+    /// The distance between the nearer ends of two segments on about one line.
+    static func endDistance(_ a: PlanSegment, _ b: PlanSegment) -> Double {
+        min(a.start.distance(to: b.start), a.start.distance(to: b.end), a.end.distance(to: b.start), a.end.distance(to: b.end))
+    }
+
+    /// Solves the symmetric positive definite system `m x = b` (row-major, n × n).
+    static func choleskySolve(_ m: [Double], _ b: [Double], _ n: Int) -> [Double] {
+        var l = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0...i {
+                var sum = m[i * n + j]
+                for k in 0..<j { sum -= l[i * n + k] * l[j * n + k] }
+                if i == j {
+                    l[i * n + i] = sqrt(max(sum, 1e-12))
+                } else {
+                    l[i * n + j] = sum / l[j * n + j]
+                }
+            }
+        }
+        var y = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            var sum = b[i]
+            for k in 0..<i { sum -= l[i * n + k] * y[k] }
+            y[i] = sum / l[i * n + i]
+        }
+        var x = [Double](repeating: 0, count: n)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var sum = y[i]
+            for k in (i + 1)..<n { sum -= l[k * n + i] * x[k] }
+            x[i] = sum / l[i * n + i]
+        }
+        return x
+    }
+}
