@@ -92,6 +92,33 @@ final class AssemblyTests: XCTestCase {
         XCTAssertLessThan(turns[turns.count * 9 / 10], 0.6, "90th percentile: \(turns[turns.count * 9 / 10])°")
     }
 
+    /// `align ROOM auto` alone: with the other rooms where the truth puts them, the room's best
+    /// place is set across its walls by the habits the rooms it meets tell, and lands within
+    /// 5 cm of the truth (its doorway plane on theirs, it did not where the scans saw faces).
+    func testOneRoomIsSetAcrossItsWallsByTheRoomsItMeets() {
+        var settled = 0, before = 0, after = 0
+        for seed in UInt64(1)...10 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 6, noise: 0))
+            let frame = building.captures[0].placement.inverse
+            let last = building.captures.count - 1
+            let placed = building.captures.dropLast().map { $0.room.moved(by: frame.composed(after: $0.placement)) }
+            let room = building.captures[last].room
+            let search = AutoAligner.search(room, beside: placed)
+            guard let best = search.candidates.first, !search.isAmbiguous else { continue }
+            let (chosen, habit) = AutoAligner.settle(best, room: room, beside: placed)
+            guard let habit, habit != .untold else { continue }
+            settled += 1
+            XCTAssertEqual(habit == .face, building.captures[last].wallPlacement == .face, "seed \(seed)")
+            let (metres, degrees) = error(building, last, chosen.motion)
+            XCTAssertLessThan(metres, 0.05, "seed \(seed): \(metres) m from the truth")
+            XCTAssertLessThan(degrees, 1, "seed \(seed)")
+            if metres <= 0.05 { after += 1 }
+            if error(building, last, best.motion).metres <= 0.05 { before += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(settled, 5, "rooms whose habit the others told")
+        XCTAssertGreaterThan(after, before, "settling put more rooms within 5 cm than door plane to door plane")
+    }
+
     /// A rescan agrees with its first scan wherever the two are put, so in the search it
     /// would favour any assembly that placed them early: in this 10-room home with two
     /// rescans, that pulled every room 12 m off through a look-alike door. Rescans are

@@ -171,6 +171,28 @@ public enum AutoAligner {
         return AutoAlignment(candidates: distinct, isAmbiguous: ambiguous || (distinct.first?.score ?? 0) <= 0)
     }
 
+    /// `placement` set across the walls it shares by where the room's capture lays them, told
+    /// by the placed rooms near it (see `WallFaces`): the placed rooms stay, the room moves by at
+    /// most a wall's thickness and a fraction of a degree. The habit is nil when nothing near
+    /// the room meets it.
+    public static func settle(_ placement: Placement, room: CapturedRoom, beside placed: [CapturedRoom]) -> (placement: Placement, habit: WallHabit?) {
+        let own = Scene([room])
+        let points = own.outlines.flatMap { $0 } + own.walls.flatMap { [$0.segment.start, $0.segment.end] }
+        guard let bounds = PlanBounds(containing: points.map { move($0, placement.motion) })?.expanded(by: 1) else { return (placement, nil) }
+        let near = placed.filter { other in
+            onOneStory(other, room) && other.walls.contains { bounds.intersects($0.planSegment.bounds) }
+        }
+        let rooms = near + [room]
+        guard rooms.count <= WallFaces.roomLimit else { return (placement, nil) }
+        var poses: [RigidMotion?] = Array(repeating: .identity, count: near.count)
+        poses.append(placement.motion)
+        let sameStory = rooms.map { a in rooms.map { b in onOneStory(a, b) } }
+        let settled = WallFaces.settle(rooms, poses: poses, fixed: Set(near.indices), skip: [], sameStory: sameStory)
+        var result = placement
+        result.motion = settled.poses[near.count] ?? placement.motion
+        return (result, settled.habits[near.count])
+    }
+
     /// The motion that puts segment `a` (room on side `inA`) on segment `b` (room on side
     /// `inB`), each room on its own side, middles `along` apart, bottoms level.
     static func motion(_ a: PlanSegment, _ inA: PlanPoint, _ bottomA: Double, onto b: PlanSegment, _ inB: PlanPoint, _ bottomB: Double,

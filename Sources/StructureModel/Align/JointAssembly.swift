@@ -227,7 +227,9 @@ enum JointAssembly {
         // centre lines (see WallFaces). Rescans follow their first scans.
         var whole = poses
         for anchor in anchors { whole[anchor] = .identity }
-        let settled = WallFaces.settle(rooms, poses: whole, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
+        var settled = WallFaces.settle(rooms, poses: whole, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
+        // Again from there: walls that were too far apart to be paired before may pair now.
+        settled = WallFaces.settle(rooms, poses: settled.poses, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
         for q in certain where !anchors.contains(q) { poses[q] = settled.poses[q] }
         for (q, twin) in twins where poses[q] != nil {
             if let first = settled.poses[twin.of] { poses[q] = first.composed(after: twin.motion) }

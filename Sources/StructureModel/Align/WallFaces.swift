@@ -40,7 +40,7 @@ enum WallFaces {
     /// unknowns for each of about rooms² solves).
     static let roomLimit = 40
     /// The largest shift the settling may give a room; beyond it the search's place stays.
-    static let largestShift = 0.35
+    static let largestShift = 0.6
     /// How much worse (in squared standard errors) the other habit must fit for a room's to be told.
     static let toldMargin = 4.0
 

@@ -146,8 +146,19 @@ extension Shell {
                    + "align \(handleText(room)) next tries the next)")
             return
         }
-        lastAutoAlignment = (room, result.candidates, 0)
-        let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: best.motion) }, at: invocation.positionals[0])
+        // Across its walls by where its capture lays them, as the rooms it meets tell.
+        let (chosen, habit) = AutoAligner.settle(best, room: capture, beside: placed)
+        var candidates = result.candidates
+        candidates[0] = chosen
+        lastAutoAlignment = (room, candidates, 0)
+        switch habit {
+        case .face?: inform("its shared walls lie on the faces it saw (told by where its walls meet the placed rooms')")
+        case .centreLine?: inform("its shared walls lie near their centre lines (told by where its walls meet the placed rooms')")
+        case .untold?: inform("note: nothing tells whether \(handleText(room)) put shared walls on their faces or centre lines: it may sit up to "
+                              + "a wall's thickness off across them (align \(handleText(room)) using WALL to WALL --offset D sets it)")
+        case nil: break
+        }
+        let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: chosen.motion) }, at: invocation.positionals[0])
         try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate 1 of \(result.candidates.count))", placing: [room])
     }
 
