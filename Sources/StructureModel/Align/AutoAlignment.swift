@@ -412,6 +412,9 @@ public struct AssemblyResult: Sendable {
     /// Where each room settled across its walls found its capture put the walls it shares
     /// (the anchors too), in the order of the rooms.
     public var habits: [(room: Identity, habit: WallHabit)] = []
+    /// The first room (the one that stays) fits beside the others in more than one place about
+    /// equally well, so none of them was placed around it.
+    public var firstRoomUnsure = false
 }
 
 extension Workspace {
@@ -430,6 +433,7 @@ extension Workspace {
         var undecided: [Identity] = []
         if captures.count == everyone.count {
             let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices))
+            result.firstRoomUnsure = joint.anchorUnsure
             for (index, habit) in joint.habits.enumerated() {
                 if let habit { result.habits.append((everyone[index], habit)) }
             }

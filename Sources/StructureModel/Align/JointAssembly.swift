@@ -42,6 +42,8 @@ enum JointAssembly {
         var unsure: Set<Int>
         /// For each settled room, where its capture put the walls it shares.
         var habits: [WallHabit?] = []
+        /// The one anchor meets the rest in another place about as well: nothing is placed.
+        var anchorUnsure = false
     }
 
     struct RoomInfo {
@@ -202,6 +204,33 @@ enum JointAssembly {
             // or contradicts them twice, in the best assembly is where the search went wrong.
             if let summary, summary.overlap > overlapLimit || summary.contradictions > 1 { unsure.insert(q) }
         }
+        // The first room opened stays, so the rest hangs on where it meets them: a room with one
+        // door beside a hallway of many alike may meet them at another door as well, and then the
+        // whole rest is as unsure as that door. (Moving one room alone, above, cannot see this:
+        // the rest follows the first room.)
+        var anchorUnsure = false
+        if anchors.count == 1, let anchor = anchors.first {
+            // Rescans lie on their first scans, wherever those are, and rooms already unsure are
+            // not placed: neither says where the first room belongs.
+            var others = best.poses
+            for q in twins.keys { others[q] = nil }
+            for q in unsure { others[q] = nil }
+            let (own, _, _) = contribution(anchor, at: .identity, in: others)
+            var ambiguous = own <= 0
+            for (p, pose) in others.enumerated() where p != anchor {
+                guard let pose else { continue }
+                for link in linksFrom[p] where link.to == anchor && !link.rescan {
+                    let alternative = pose.composed(after: link.motion)
+                    guard distinct(alternative, .identity) else { continue }
+                    let (value, _, _) = contribution(anchor, at: alternative, in: others)
+                    if value >= own - margin { ambiguous = true }
+                }
+            }
+            if ambiguous {
+                anchorUnsure = true
+                for (q, pose) in best.poses.enumerated() where q != anchor && pose != nil { unsure.insert(q) }
+            }
+        }
         // Certain: the anchors, then every room not unsure that meets a certain room through a doorway.
         var certain = anchors
         var changed = true
@@ -235,7 +264,7 @@ enum JointAssembly {
             if let first = settled.poses[twin.of] { poses[q] = first.composed(after: twin.motion) }
         }
         let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
-        return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits)
+        return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure)
     }
 
     /// Rooms that are rescans of another: for each, the room it is a rescan of and the

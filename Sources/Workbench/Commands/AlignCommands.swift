@@ -196,7 +196,13 @@ extension Shell {
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
         let settled = placed + result.placed.map(\.room)
         let settledStories = Set(settled.compactMap { workspace.capture($0)?.effectiveStory })
-        for room in result.unplaced {
+        if result.firstRoomUnsure, let first = placed.first {
+            let waitingRooms = result.unplaced.map { handleText($0) }
+            warn("\(handleText(first)), the first room (it stays where it is), meets the others in more than one place about equally well, "
+                 + "so \(waitingRooms.joined(separator: ", ")) were not placed around it: open first a room with more doorways, "
+                 + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again")
+        }
+        for room in result.unplaced where !result.firstRoomUnsure {
             if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
                settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
                 warn("\(handleText(room)) was not placed: it is on story \(story), where no room is placed yet, and rooms meet "
@@ -207,6 +213,10 @@ extension Shell {
             warn("\(handleText(room)) was not placed: no place beside the others is certain enough (align \(handleText(room)) auto shows the candidates)")
         }
         let count = result.placed.count
+        guard count > 0 else {
+            inform("placed no room: nothing changed")
+            return
+        }
         try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")", placing: result.placed.map(\.room))
         // What no pair of scans can tell, and the whole building may: whether each scan put the
         // walls it shares on the face it saw or near the centre line.
