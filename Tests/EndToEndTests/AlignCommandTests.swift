@@ -93,4 +93,24 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(alone.status, 1)
         XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)
     }
+
+    /// A first room that meets the rest about as well at another doorway: nothing is placed
+    /// around it, and the person is told why and what to do; two rooms of different homes: the
+    /// second is not placed, with the plain reason.
+    func testAnUnsureFirstRoomIsSaidAndUnrelatedRoomsAreNotJoined() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 109, rooms: 8, coreModelBytes: 1000, noise: 1))
+        let paths = try Harness.captures(of: home, in: folder).paths
+        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "history"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("r1, the first room (it stays where it is), meets the others in more than one place"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("placed no room: nothing changed"), result.stderr)
+        XCTAssertFalse(result.stdout.contains("align --all auto"), "no step in the history: \(result.stdout)")
+
+        let flat = try Harness.sample("flat-4sections.json"), living = try Harness.sample("livingroom-1section.json")
+        let apart = try Harness.run([flat, living, "-c", "align --all auto"])
+        XCTAssertEqual(apart.status, 0, apart.stderr)
+        XCTAssertTrue(apart.stderr.contains("r2 was not placed: no place beside the others is certain enough"), apart.stderr)
+        XCTAssertFalse(apart.stderr.contains("the first room"), apart.stderr)
+    }
 }

@@ -209,12 +209,13 @@ enum JointAssembly {
         // whole rest is as unsure as that door. (Moving one room alone, above, cannot see this:
         // the rest follows the first room.)
         var anchorUnsure = false
-        if anchors.count == 1, let anchor = anchors.first {
-            // Rescans lie on their first scans, wherever those are, and rooms already unsure are
-            // not placed: neither says where the first room belongs.
-            var others = best.poses
-            for q in twins.keys { others[q] = nil }
-            for q in unsure { others[q] = nil }
+        // (With one other room, that room's own check above says the same.)
+        // Rescans lie on their first scans, wherever those are, and rooms already unsure are not
+        // placed: neither says where the first room belongs.
+        var others = best.poses
+        for q in twins.keys { others[q] = nil }
+        for q in unsure { others[q] = nil }
+        if anchors.count == 1, let anchor = anchors.first, others.indices.filter({ $0 != anchor && others[$0] != nil }).count >= 2 {
             let (own, _, _) = contribution(anchor, at: .identity, in: others)
             var ambiguous = own <= 0
             for (p, pose) in others.enumerated() where p != anchor {

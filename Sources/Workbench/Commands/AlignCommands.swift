@@ -199,7 +199,7 @@ extension Shell {
         if result.firstRoomUnsure, let first = placed.first {
             let waitingRooms = result.unplaced.map { handleText($0) }
             warn("\(handleText(first)), the first room (it stays where it is), meets the others in more than one place about equally well, "
-                 + "so \(waitingRooms.joined(separator: ", ")) were not placed around it: open first a room with more doorways, "
+                 + "so \(waitingRooms.joined(separator: ", ")) \(waitingRooms.count == 1 ? "was" : "were") not placed around it: open first a room with more doorways, "
                  + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again")
         }
         for room in result.unplaced where !result.firstRoomUnsure {
