@@ -106,6 +106,10 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("r1, the first room (it stays where it is), meets the others in more than one place"), result.stderr)
         XCTAssertTrue(result.stderr.contains("placed no room: nothing changed"), result.stderr)
         XCTAssertFalse(result.stdout.contains("align --all auto"), "no step in the history: \(result.stdout)")
+        let anyway = try Harness.run(paths + ["-c", "align --all auto --best"])
+        XCTAssertEqual(anyway.status, 0, anyway.stderr)
+        XCTAssertTrue(anyway.stderr.contains("they were placed around its best (--best)"), anyway.stderr)
+        XCTAssertTrue(anyway.stderr.contains("placed ") && !anyway.stderr.contains("placed no room"), anyway.stderr)
 
         let flat = try Harness.sample("flat-4sections.json"), living = try Harness.sample("livingroom-1section.json")
         let apart = try Harness.run([flat, living, "-c", "align --all auto"])

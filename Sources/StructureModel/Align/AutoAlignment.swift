@@ -413,7 +413,7 @@ public struct AssemblyResult: Sendable {
     /// (the anchors too), in the order of the rooms.
     public var habits: [(room: Identity, habit: WallHabit)] = []
     /// The first room (the one that stays) fits beside the others in more than one place about
-    /// equally well, so none of them was placed around it.
+    /// equally well, so none of them was placed around it (unless asked to take the best).
     public var firstRoomUnsure = false
 }
 
@@ -422,7 +422,9 @@ extension Workspace {
     /// scores every waiting room beside all placed so far (so a room placed through a chain
     /// of others must agree with all of them) and places the one whose best candidate scores
     /// highest without being ambiguous. Rooms left are reported, not guessed.
-    public func planAssembly(placed anchors: [Identity], waiting start: [Identity]) throws(EditError) -> AssemblyResult {
+    /// With `best`, the others are placed around the first room at its best place even when it
+    /// fits another about as well (`firstRoomUnsure` says so).
+    public func planAssembly(placed anchors: [Identity], waiting start: [Identity], best: Bool = false) throws(EditError) -> AssemblyResult {
         var working = self
         var placed = anchors
         var waiting = start
@@ -432,7 +434,7 @@ extension Workspace {
         let captures = everyone.compactMap { working.capture($0) }
         var undecided: [Identity] = []
         if captures.count == everyone.count {
-            let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices))
+            let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices), trustingAnchor: best)
             result.firstRoomUnsure = joint.anchorUnsure
             for (index, habit) in joint.habits.enumerated() {
                 if let habit { result.habits.append((everyone[index], habit)) }

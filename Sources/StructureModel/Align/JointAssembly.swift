@@ -42,7 +42,8 @@ enum JointAssembly {
         var unsure: Set<Int>
         /// For each settled room, where its capture put the walls it shares.
         var habits: [WallHabit?] = []
-        /// The one anchor meets the rest in another place about as well: nothing is placed.
+        /// The one anchor meets the rest in another place about as well: nothing is placed
+        /// (unless trusted).
         var anchorUnsure = false
     }
 
@@ -64,7 +65,10 @@ enum JointAssembly {
     /// rooms placed wrongly for a few more left (with `contradictions > 1`).
     static let overlapLimit = 1.0
 
-    static func assemble(_ rooms: [CapturedRoom], anchors: Set<Int>, tolerances: AutoAligner.Tolerances = .init()) -> Result {
+    /// With `trustingAnchor`, rooms are placed around the first room at its best place even when
+    /// another fits about as well (`anchorUnsure` still says so).
+    static func assemble(_ rooms: [CapturedRoom], anchors: Set<Int>, trustingAnchor: Bool = false,
+                         tolerances: AutoAligner.Tolerances = .init()) -> Result {
         let infos = rooms.map { room -> RoomInfo in
             let scene = AutoAligner.Scene([room])
             let points = scene.outlines.flatMap { $0 } + scene.walls.flatMap { [$0.segment.start, $0.segment.end] }
@@ -229,7 +233,9 @@ enum JointAssembly {
             }
             if ambiguous {
                 anchorUnsure = true
-                for (q, pose) in best.poses.enumerated() where q != anchor && pose != nil { unsure.insert(q) }
+                if !trustingAnchor {
+                    for (q, pose) in best.poses.enumerated() where q != anchor && pose != nil { unsure.insert(q) }
+                }
             }
         }
         // Certain: the anchors, then every room not unsure that meets a certain room through a doorway.

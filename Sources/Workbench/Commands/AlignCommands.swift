@@ -14,7 +14,7 @@ extension Shell {
                           OptionSpec("--along", value: .number, valueName: "D",
                                      help: "shift the room D along the other's wall or door from centred"),
                           OptionSpec("--all", help: "align --all auto: every room that is not placed yet"),
-                          OptionSpec("--best", help: "with auto: move the room even when the best place is too close to call")],
+                          OptionSpec("--best", help: "with auto: move even when too close to call (with --all: around an unsure first room)")],
                 summary: "put a room where it belongs: one of its walls (doors) onto another room's",
                 details: """
                     align ROOM using WALL to WALL: turns and moves ROOM (and everything in it) so that its WALL and
@@ -30,7 +30,10 @@ extension Shell {
                     wb prints the winner and the runner-up; when they are too close to call it moves nothing unless
                     --best. align ROOM next moves it to the next candidate; undo takes a placement back.
                     align --all auto places every other room, the most certain first, as one step, and lists the
-                    rooms it could not place with certainty.
+                    rooms it could not place with certainty. It sets each room across its walls by where its scan
+                    laid the walls it shares (on their faces or centre lines, as the whole building tells) and says
+                    which. When the first room (it stays) meets the others about as well in another place, nothing
+                    is placed around it unless --best.
                     """,
                 edits: true
             ) { invocation in
@@ -189,20 +192,24 @@ extension Shell {
         let workspace = session.workspace
         let result: AssemblyResult
         do {
-            result = try workspace.planAssembly(placed: placed, waiting: waiting)
+            result = try workspace.planAssembly(placed: placed, waiting: waiting, best: invocation.flag("--best"))
         } catch {
             throw CommandFailure(error.message, at: invocation.name)
         }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
         let settled = placed + result.placed.map(\.room)
         let settledStories = Set(settled.compactMap { workspace.capture($0)?.effectiveStory })
-        if result.firstRoomUnsure, let first = placed.first {
+        if result.firstRoomUnsure, invocation.flag("--best"), let first = placed.first {
+            warn("\(handleText(first)), the first room, meets the others in more than one place about equally well: they were placed "
+                 + "around its best (--best); if it is wrong, undo and put one room beside it by hand")
+        } else if result.firstRoomUnsure, let first = placed.first {
             let waitingRooms = result.unplaced.map { handleText($0) }
             warn("\(handleText(first)), the first room (it stays where it is), meets the others in more than one place about equally well, "
                  + "so \(waitingRooms.joined(separator: ", ")) \(waitingRooms.count == 1 ? "was" : "were") not placed around it: open first a room with more doorways, "
-                 + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again")
+                 + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again; "
+                 + "align --all auto --best places them around its best place anyway")
         }
-        for room in result.unplaced where !result.firstRoomUnsure {
+        for room in result.unplaced where !result.firstRoomUnsure || invocation.flag("--best") {
             if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
                settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
                 warn("\(handleText(room)) was not placed: it is on story \(story), where no room is placed yet, and rooms meet "
