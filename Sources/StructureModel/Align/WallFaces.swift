@@ -66,6 +66,9 @@ enum WallFaces {
         /// The turn from i's copy to j's (radians), and how long they meet.
         var angle = 0.0
         var length = 0.0
+
+        /// How many thicknesses the measure is, given the rooms' habits.
+        func factor(_ u: [Double]) -> Double { kind == .facing ? u[i] + u[j] : u[j] - u[i] }
     }
 
     /// Shifts for the placed rooms (`poses`, each from where the room is now), rooms in `fixed`
@@ -118,6 +121,9 @@ enum WallFaces {
         let outside = clusters - 1
         let size = shiftCount + clusters
 
+        func prior(_ t: Int) -> (mean: Double, spread: Double) {
+            t == outside ? (exteriorThickness, exteriorSpread) : (interiorThickness, interiorSpread)
+        }
         func solve(_ u: [Double], _ terms: [Term]) -> (cost: Double, x: [Double]) {
             var normal = [Double](repeating: 0, count: size * size)
             var right = [Double](repeating: 0, count: size)
@@ -132,16 +138,13 @@ enum WallFaces {
                 entries.removeAll(keepingCapacity: true)
                 if let c = column[term.j] { entries += [(c, term.direction.x), (c + 1, term.direction.z)] }
                 if let c = column[term.i] { entries += [(c, -term.direction.x), (c + 1, -term.direction.z)] }
-                if let t = term.thickness {
-                    let factor = term.kind == .facing ? u[term.i] + u[term.j] : u[term.j] - u[term.i]
-                    if factor != 0 { entries.append((shiftCount + t, -factor)) }
-                }
+                if let t = term.thickness, term.factor(u) != 0 { entries.append((shiftCount + t, -term.factor(u))) }
                 // residual = value + entries·x → entries·x = −value
                 add(entries, -term.value, term.weight)
             }
             for k in 0..<shiftCount { normal[k * size + k] += 1 / (0.5 * 0.5) }
             for t in 0..<clusters {
-                let (mean, spread) = t == outside ? (exteriorThickness, exteriorSpread) : (interiorThickness, interiorSpread)
+                let (mean, spread) = prior(t)
                 let k = shiftCount + t
                 normal[k * size + k] += 1 / (spread * spread)
                 right[k] += mean / (spread * spread)
@@ -154,7 +157,7 @@ enum WallFaces {
             }
             for k in 0..<shiftCount { cost += x[k] * x[k] / 0.25 }
             for t in 0..<clusters {
-                let (mean, spread) = t == outside ? (exteriorThickness, exteriorSpread) : (interiorThickness, interiorSpread)
+                let (mean, spread) = prior(t)
                 cost += (x[shiftCount + t] - mean) * (x[shiftCount + t] - mean) / (spread * spread)
             }
             return (cost, x)
@@ -163,10 +166,7 @@ enum WallFaces {
             var r = term.value
             if let c = column[term.j] { r += term.direction.x * x[c] + term.direction.z * x[c + 1] }
             if let c = column[term.i] { r -= term.direction.x * x[c] + term.direction.z * x[c + 1] }
-            if let t = term.thickness {
-                let factor = term.kind == .facing ? u[term.i] + u[term.j] : u[term.j] - u[term.i]
-                r -= factor * x[shiftCount + t]
-            }
+            if let t = term.thickness { r -= term.factor(u) * x[shiftCount + t] }
             return r
         }
         func search(_ terms: [Term]) -> (u: [Double], cost: Double, x: [Double]) {
