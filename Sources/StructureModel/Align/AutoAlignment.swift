@@ -83,10 +83,14 @@ public enum AutoAligner {
         var windowInward: [PlanPoint] = []
         var windowGrid = PlanGrid<Int>(cellSize: 1.0)
         var floor: Double?
+        /// Which of the scene's rooms each outline, doorway and window belongs to.
+        var outlineRoom: [Int] = []
+        var doorwayRoom: [Int] = []
+        var windowRoom: [Int] = []
 
         init(_ rooms: [CapturedRoom]) {
             var floors: [Double] = []
-            for room in rooms {
+            for (roomIndex, room) in rooms.enumerated() {
                 for wall in room.walls {
                     guard let inward = room.inwardNormal(of: wall), wall.planSegment.length > 0.05 else { continue }
                     wallGrid.insert(walls.count, covering: wall.planSegment.bounds)
@@ -110,13 +114,16 @@ public enum AutoAligner {
                     } ?? false
                     doorways.append(Doorway(surface: door, segment: segment, inward: inward, bottom: ManualAlignment.bottom(of: door),
                                             outside: outside))
+                    doorwayRoom.append(roomIndex)
                 }
                 for window in room.windows {
                     windowGrid.insert(windows.count, at: window.planSegment.midpoint)
                     windows.append(window.planSegment)
                     windowInward.append(room.inwardNormal(of: window) ?? PlanPoint(x: 0, z: 0))
+                    windowRoom.append(roomIndex)
                 }
                 outlines += room.planOutlines
+                outlineRoom += room.planOutlines.map { _ in roomIndex }
                 areas += room.planOutlines.map { abs(polygonArea($0)) }
                 if let height = room.floorHeight { floors.append(height) }
             }
@@ -242,18 +249,29 @@ public enum AutoAligner {
         // doorway and window of one on the other's, on the same side. Only then is lying on
         // another room no overlap; two look-alike rooms differ in their doors and windows.
         var rescanOverlap = 0.0
+        var lyingOn: Set<Int> = []
         for (index, outline) in moved.enumerated() {
             guard let bounds = PlanBounds(containing: outline) else { continue }
             for (otherIndex, other) in scene.outlines.enumerated() {
                 guard let otherBounds = PlanBounds(containing: other), bounds.intersects(otherBounds) else { continue }
                 let area = outline.overlapArea(with: other)
                 let union = own.areas[index] + scene.areas[otherIndex] - area
-                if union > 0, area / union >= 0.7 { rescanOverlap += area } else { overlap += area }
+                if union > 0, area / union >= 0.7 {
+                    rescanOverlap += area
+                    lyingOn.insert(scene.outlineRoom[otherIndex])
+                } else {
+                    overlap += area
+                }
             }
         }
         var isRescan = false
         if rescanOverlap > 0 {
-            if doorways.count == own.doorways.count && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances) {
+            // Both ways round: a room with fewer doorways or windows lying on one with more (a
+            // windowless one-door bathroom on a living room of its shape) is not its rescan.
+            let matchedTheirs = Set(doorways.map(\.1))
+            let theirsMet = scene.doorwayRoom.indices.allSatisfy { !lyingOn.contains(scene.doorwayRoom[$0]) || matchedTheirs.contains($0) }
+            if doorways.count == own.doorways.count && theirsMet && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances)
+                && windowsMet(motion, own: own, scene: scene, rooms: lyingOn, tolerances: tolerances) {
                 isRescan = true
             } else {
                 overlap += rescanOverlap
@@ -290,6 +308,20 @@ public enum AutoAligner {
             let moved = move(own.windows[index], motion), inward = move(own.windowInward[index], turn)
             return scene.windowGrid.elements(within: t.doorDistance, of: moved.midpoint).contains { j in
                 abs(scene.windows[j].length - moved.length) <= t.doorWidth && scene.windowInward[j].dot(inward) > 0.9
+            }
+        }
+    }
+
+    /// Whether every window of the scene's `rooms` has one of the moved room's on it, of about
+    /// its width, looking the same way.
+    static func windowsMet(_ motion: RigidMotion, own: Scene, scene: Scene, rooms: Set<Int>, tolerances t: Tolerances) -> Bool {
+        let turn = RigidMotion(yaw: motion.yaw)
+        let mine = own.windows.indices.map { (segment: move(own.windows[$0], motion), inward: move(own.windowInward[$0], turn)) }
+        return scene.windows.indices.allSatisfy { j in
+            guard rooms.contains(scene.windowRoom[j]) else { return true }
+            return mine.contains { window in
+                window.segment.midpoint.distance(to: scene.windows[j].midpoint) <= t.doorDistance
+                    && abs(window.segment.length - scene.windows[j].length) <= t.doorWidth && window.inward.dot(scene.windowInward[j]) > 0.9
             }
         }
     }
