@@ -66,6 +66,8 @@ enum WallFaces {
         /// The turn from i's copy to j's (radians), and how long they meet.
         var angle = 0.0
         var length = 0.0
+        /// The heading of i's copy (radians, in a yaw's sense).
+        var heading = 0.0
 
         /// How many thicknesses the measure is, given the rooms' habits.
         func factor(_ u: [Double]) -> Double { kind == .facing ? u[i] + u[j] : u[j] - u[i] }
@@ -81,13 +83,25 @@ enum WallFaces {
             return (poses, [WallHabit?](repeating: nil, count: rooms.count))
         }
         let scenes = members.map { AutoAligner.Scene([rooms[$0]]) }
-        func copies(_ poses: [RigidMotion?]) -> (walls: [Copy], doorways: [Copy]) {
+        /// The rooms' walls and doorways where `poses` put them; with `square` (the home's square
+        /// directions), each wall within a couple of degrees of them turned onto them about its
+        /// middle: a scan's wall is off in heading by up to half a degree of its own, which along a
+        /// long hallway wall is centimetres at the far end, where another room meets it.
+        func copies(_ poses: [RigidMotion?], square: Double? = nil) -> (walls: [Copy], doorways: [Copy]) {
             var walls: [Copy] = []
             var doorways: [Copy] = []
             for (q, scene) in zip(members, scenes) {
                 let pose = poses[q]!, turn = RigidMotion(yaw: pose.yaw)
                 for wall in scene.walls where wall.segment.length >= 0.3 {
-                    walls.append(Copy(room: q, segment: AutoAligner.move(wall.segment, pose), inward: AutoAligner.move(wall.inward, turn)))
+                    var segment = AutoAligner.move(wall.segment, pose), inward = AutoAligner.move(wall.inward, turn)
+                    if let square {
+                        let off = offSquare(heading(segment), from: square)
+                        if abs(off) <= squareTolerance {
+                            segment = segment.turned(by: -off)
+                            inward = PlanPoint(RigidMotion(yaw: -off).rotate(SIMD3(inward.x, 0, inward.z)))
+                        }
+                    }
+                    walls.append(Copy(room: q, segment: segment, inward: inward))
                 }
                 for door in scene.doorways {
                     doorways.append(Copy(room: q, segment: AutoAligner.move(door.segment, pose), inward: AutoAligner.move(door.inward, turn)))
@@ -101,7 +115,7 @@ enum WallFaces {
         var first = copies(poses)
         var terms = pairTerms(first.walls, doorways: first.doorways, sameStory: sameStory)
         guard terms.contains(where: { $0.kind != .along }) else { return (poses, [WallHabit?](repeating: nil, count: rooms.count)) }
-        let turns = headings(terms, members: members, fixed: fixed)
+        let (turns, square) = headings(terms, squares: first.walls.map { (room: $0.room, segment: $0.segment) }, members: members, fixed: fixed)
         for (q, turn) in turns where turn != 0 {
             let pose = poses[q]!
             let points = scenes[members.firstIndex(of: q)!].walls.flatMap { [$0.segment.start, $0.segment.end] }.map { AutoAligner.move($0, pose) }
@@ -110,7 +124,7 @@ enum WallFaces {
             turned[q] = RigidMotion(translation: p).composed(after: RigidMotion(yaw: turn).composed(after: RigidMotion(translation: -p)))
                 .composed(after: pose)
         }
-        first = copies(turned)
+        first = copies(turned, square: square)
         terms = pairTerms(first.walls, doorways: first.doorways, sameStory: sameStory)
 
         // Unknowns: two shifts per movable room, then one thickness per cluster (the last: outside).
@@ -278,7 +292,8 @@ enum WallFaces {
         let sigma = 0.02, alongSigma = 0.015
         for (a, b, direction, gap, length, angle) in facing {
             terms.append(Term(kind: .facing, i: copies[a].room, j: copies[b].room, direction: direction, value: gap,
-                              weight: length / (sigma * sigma), thickness: cluster[root(a)], angle: angle, length: length))
+                              weight: length / (sigma * sigma), thickness: cluster[root(a)], angle: angle, length: length,
+                              heading: heading(copies[a].segment)))
         }
         for (a, b, direction, offset, length, angle) in sameSide {
             let thickness: Int
@@ -288,7 +303,8 @@ enum WallFaces {
             default: continue
             }
             terms.append(Term(kind: .sameSide, i: copies[a].room, j: copies[b].room, direction: direction, value: offset,
-                              weight: length / (sigma * sigma), thickness: thickness, angle: angle, length: length))
+                              weight: length / (sigma * sigma), thickness: thickness, angle: angle, length: length,
+                              heading: heading(copies[a].segment)))
         }
         // Doorways seen from both sides: their middles meet along the wall.
         for (a, door) in doorways.enumerated() {
@@ -309,28 +325,82 @@ enum WallFaces {
 
     /// The turn of each movable room that best makes the copies that meet parallel, by least
     /// squares over their angles (weighted by how long they meet) with a weak pull to no turn.
-    static func headings(_ terms: [Term], members: [Int], fixed: Set<Int>) -> [Int: Double] {
+    ///
+    /// Homes are mostly square: where most of the walls (`squares`, every room's, not only the
+    /// ones that meet) lie within a couple of degrees of one pair of square directions, each
+    /// such wall also says how its room is turned against those directions (found with them).
+    /// A room that meets its neighbour along one short wall is then turned by all its walls,
+    /// not by that wall's half-degree error, and the error no longer adds up room after room
+    /// along a chain (each degree is 9 cm at 5 m). Walls off square (a bay, a cut corner, a
+    /// wing at another angle) say nothing.
+    /// Also returns the square directions (one of them, in radians) when the home has them.
+    static func headings(_ terms: [Term], squares: [(room: Int, segment: PlanSegment)], members: [Int],
+                         fixed: Set<Int>) -> (turns: [Int: Double], square: Double?) {
         var column: [Int: Int] = [:]
         for q in members where !fixed.contains(q) { column[q] = column.count }
         let n = column.count
-        guard n > 0 else { return [:] }
+        guard n > 0 else { return ([:], nil) }
         let wall = 0.5 * .pi / 180, prior = 3.0 * .pi / 180
-        var normal = [Double](repeating: 0, count: n * n)
-        var right = [Double](repeating: 0, count: n)
-        for k in 0..<n { normal[k * n + k] = 1 / (prior * prior) }
-        for term in terms where term.kind != .along {
-            // residual = angle + θj − θi
-            let w = term.length / (wall * wall)
-            let entries = [column[term.j].map { ($0, 1.0) }, column[term.i].map { ($0, -1.0) }].compactMap { $0 }
+        // The square directions, from the fixed rooms' walls (all rooms' when none is fixed): the
+        // length-weighted mean of four times each heading.
+        let anchored = squares.filter { fixed.contains($0.room) }
+        var sine = 0.0, cosine = 0.0
+        for (_, segment) in anchored.isEmpty ? squares : anchored {
+            sine += segment.length * sin(4 * heading(segment))
+            cosine += segment.length * cos(4 * heading(segment))
+        }
+        let axis = atan2(sine, cosine) / 4
+        let onSquare = squares.filter { abs(offSquare(heading($0.segment), from: axis)) <= squareTolerance }
+        let total = squares.reduce(0) { $0 + $1.segment.length }, squareLength = onSquare.reduce(0) { $0 + $1.segment.length }
+        let useSquare = total > 0 && squareLength >= 0.6 * total
+        let size = n + (useSquare ? 1 : 0)
+        var normal = [Double](repeating: 0, count: size * size)
+        var right = [Double](repeating: 0, count: size)
+        for k in 0..<n { normal[k * size + k] = 1 / (prior * prior) }
+        func add(_ entries: [(Int, Double)], _ value: Double, _ weight: Double) {
+            // residual = value + entries·x
             for (a, ca) in entries {
-                right[a] -= w * ca * term.angle
-                for (b, cb) in entries { normal[a * n + b] += w * ca * cb }
+                right[a] -= weight * ca * value
+                for (b, cb) in entries { normal[a * size + b] += weight * ca * cb }
             }
         }
-        let x = choleskySolve(normal, right, n)
+        for term in terms where term.kind != .along {
+            // Two square walls that meet say nothing their own square terms below do not (and
+            // would count each one's heading error twice).
+            if useSquare && abs(offSquare(term.heading, from: axis)) <= squareTolerance
+                && abs(offSquare(term.heading + term.angle, from: axis)) <= squareTolerance { continue }
+            // residual = angle + θj − θi
+            let entries = [column[term.j].map { ($0, 1.0) }, column[term.i].map { ($0, -1.0) }].compactMap { $0 }
+            add(entries, term.angle, term.length / (wall * wall))
+        }
+        if useSquare {
+            for (room, segment) in onSquare {
+                // residual = off square + θroom − the directions' own correction
+                let entries = [column[room].map { ($0, 1.0) }, (n, -1.0)].compactMap { $0 }
+                add(entries, offSquare(heading(segment), from: axis), min(segment.length, 3) / (wall * wall))
+            }
+            normal[n * size + n] += 1 / (prior * prior)
+        }
+        let x = choleskySolve(normal, right, size)
         var turns: [Int: Double] = [:]
         for (q, k) in column where abs(x[k]) <= 2 * .pi / 180 { turns[q] = x[k] }
-        return turns
+        return (turns, useSquare ? axis + x[n] : nil)
+    }
+
+    /// Walls within this of the home's square directions are taken to be square.
+    static let squareTolerance = 2.0 * .pi / 180
+
+    /// A segment's heading, radians, in the sense a room's yaw turns it.
+    static func heading(_ segment: PlanSegment) -> Double {
+        let d = segment.direction
+        return atan2(PlanPoint(x: 1, z: 0).cross(d), PlanPoint(x: 1, z: 0).dot(d))
+    }
+
+    /// How far a heading is from the nearest of the square directions `axis` + k·90°.
+    static func offSquare(_ angle: Double, from axis: Double) -> Double {
+        var d = (angle - axis).truncatingRemainder(dividingBy: .pi / 2)
+        if d > .pi / 4 { d -= .pi / 2 } else if d < -.pi / 4 { d += .pi / 2 }
+        return d
     }
 
     /// The distance between the nearer ends of two segments on about one line.

@@ -10,6 +10,14 @@ public struct PlanSegment: Sendable, Hashable {
 
     public var length: Double { start.distance(to: end) }
 
+    /// The segment turned about its middle by `yaw` radians, in a yaw's sense (counter-clockwise
+    /// seen from above).
+    public func turned(by yaw: Double) -> PlanSegment {
+        let turn = RigidMotion(yaw: yaw), m = midpoint
+        func moved(_ p: PlanPoint) -> PlanPoint { m + PlanPoint(turn.rotate(SIMD3(p.x - m.x, 0, p.z - m.z))) }
+        return PlanSegment(start: moved(start), end: moved(end))
+    }
+
     /// From `start` to `end`, not normalised.
     public var direction: PlanPoint { end - start }
 
