@@ -221,12 +221,17 @@ enum WallFaces {
             guard shift.length <= largestShift else { return (poses, [WallHabit?](repeating: nil, count: rooms.count)) }
             settled[q] = RigidMotion(translation: SIMD3(shift.x, 0, shift.z)).composed(after: turned[q]!)
         }
-        // A habit is told when the other one fits clearly worse.
+        // A habit is told when the other one fits clearly worse, and when every room's habit
+        // turned over together does too: two rooms that meet only across walls and doorways fit
+        // both on their faces a thickness apart as well as both on centre lines where they are.
         var habits = [WallHabit?](repeating: nil, count: rooms.count)
+        var overturned = found.u
+        for q in members { overturned[q] = 0.5 - overturned[q] }
+        let symmetric = solve(overturned, terms).cost <= found.cost + toldMargin
         for q in members {
             var other = found.u
             other[q] = 0.5 - other[q]
-            let told = solve(other, terms).cost > found.cost + toldMargin
+            let told = !symmetric && solve(other, terms).cost > found.cost + toldMargin
             habits[q] = !told ? .untold : found.u[q] > 0 ? .face : .centreLine
         }
         return (settled, habits)
@@ -344,12 +349,20 @@ enum WallFaces {
         // The square directions, from the fixed rooms' walls (all rooms' when none is fixed): the
         // length-weighted mean of four times each heading.
         let anchored = squares.filter { fixed.contains($0.room) }
-        var sine = 0.0, cosine = 0.0
-        for (_, segment) in anchored.isEmpty ? squares : anchored {
-            sine += segment.length * sin(4 * heading(segment))
-            cosine += segment.length * cos(4 * heading(segment))
+        func meanSquare(_ walls: [(room: Int, segment: PlanSegment)]) -> Double {
+            var sine = 0.0, cosine = 0.0
+            for (_, segment) in walls {
+                sine += segment.length * sin(4 * heading(segment))
+                cosine += segment.length * cos(4 * heading(segment))
+            }
+            return atan2(sine, cosine) / 4
         }
-        let axis = atan2(sine, cosine) / 4
+        // Again from the walls near the first guess only: a bay's or a cut corner's walls pull
+        // the mean of all off the square ones.
+        let base = anchored.isEmpty ? squares : anchored
+        let guess = meanSquare(base)
+        let near = base.filter { abs(offSquare(heading($0.segment), from: guess)) <= 3 * squareTolerance }
+        let axis = near.isEmpty ? guess : meanSquare(near)
         let onSquare = squares.filter { abs(offSquare(heading($0.segment), from: axis)) <= squareTolerance }
         let total = squares.reduce(0) { $0 + $1.segment.length }, squareLength = onSquare.reduce(0) { $0 + $1.segment.length }
         let useSquare = total > 0 && squareLength >= 0.6 * total
