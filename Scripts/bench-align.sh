@@ -4,6 +4,7 @@
 # Prints one table: the share of rooms placed right (5 cm, 1 degree), across a wall's
 # thickness, wrongly without a word, and left unplaced as uncertain.
 #   Scripts/bench-align.sh [SEEDS]       (default 200)
-# WB_ALIGN_VERBOSE=1 lists every room not placed right.
+# WB_ALIGN_VERBOSE=1 lists every room not placed right; WB_ALIGN_ROOMS=N makes every
+# building N rooms (how accuracy holds up with size).
 source "$(dirname "$0")/bench-common.sh" wb wbgen
 python3 Scripts/bench_align.py .build/release/wb .build/release/wbgen "$work" "${1:-200}"
