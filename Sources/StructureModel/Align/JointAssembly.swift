@@ -214,11 +214,13 @@ enum JointAssembly {
         // the rest follows the first room.)
         var anchorUnsure = false
         // (With one other room, that room's own check above says the same.)
-        // Rescans lie on their first scans, wherever those are, and rooms already unsure are not
-        // placed: neither says where the first room belongs.
+        // Rescans lie on their first scans, wherever those are: they say nothing of where the
+        // first room belongs. Rooms unsure of their own place still stand in one of them: taken
+        // away, they free their doorways, and a living room fits its kitchen's hallway door as
+        // well as its own once the kitchen is gone. That left whole homes unplaced: over 400
+        // homes at noise 1, rooms left 6.8 -> 5.7 %, none more placed wrongly.
         var others = best.poses
         for q in twins.keys { others[q] = nil }
-        for q in unsure { others[q] = nil }
         if anchors.count == 1, let anchor = anchors.first, others.indices.filter({ $0 != anchor && others[$0] != nil }).count >= 2 {
             let (own, _, _) = contribution(anchor, at: .identity, in: others)
             var ambiguous = own <= 0
