@@ -111,6 +111,21 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(anyway.stderr.contains("they were placed around its best (--best)"), anyway.stderr)
         XCTAssertTrue(anyway.stderr.contains("placed ") && !anyway.stderr.contains("placed no room"), anyway.stderr)
 
+        // Two flats that no doorway joins: the second is not put outside the first's front door.
+        let flats = BuildingGenerator.generate(BuildingSpec(seed: 87, rooms: 10, coreModelBytes: 1000, noise: 1))
+        let flatFolder = folder.appendingPathComponent("flats")
+        try FileManager.default.createDirectory(at: flatFolder, withIntermediateDirectories: true)
+        let flatPaths = try Harness.captures(of: flats, in: flatFolder).paths
+        let two = try Harness.run(flatPaths + ["-c", "align --all auto"])
+        XCTAssertEqual(two.status, 0, two.stderr)
+        let line = try XCTUnwrap(two.stderr.components(separatedBy: "\n").first { $0.contains("meet the others only through one pair of doors") },
+                                 two.stderr)
+        XCTAssertTrue(line.contains("neither part has a doorway left to the outside"), line)
+        // The second flat's rooms (r7 to r10), and only they.
+        let listed = line.components(separatedBy: "warning: ").last!.components(separatedBy: " were not placed")[0].components(separatedBy: ", ")
+        XCTAssertTrue(Set(listed).isSubset(of: ["r7", "r8", "r9", "r10"]) && listed.count >= 3, line)
+        XCTAssertFalse(two.stderr.contains("r9 was not placed: no place"), "one line for the part: \(two.stderr)")
+
         let flat = try Harness.sample("flat-4sections.json"), living = try Harness.sample("livingroom-1section.json")
         let apart = try Harness.run([flat, living, "-c", "align --all auto"])
         XCTAssertEqual(apart.status, 0, apart.stderr)

@@ -447,6 +447,9 @@ public struct AssemblyResult: Sendable {
     /// The first room (the one that stays) fits beside the others in more than one place about
     /// equally well, so none of them was placed around it (unless asked to take the best).
     public var firstRoomUnsure = false
+    /// Parts that met the rest only through one pair of doors that left neither side a way
+    /// out (two homes joined front door to front door?): not placed.
+    public var separateHomes: [[Identity]] = []
 }
 
 extension Workspace {
@@ -468,6 +471,7 @@ extension Workspace {
         if captures.count == everyone.count {
             let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices), trustingAnchor: best)
             result.firstRoomUnsure = joint.anchorUnsure
+            result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }
             for (index, habit) in joint.habits.enumerated() {
                 if let habit { result.habits.append((everyone[index], habit)) }
             }

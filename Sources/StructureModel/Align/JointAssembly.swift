@@ -45,6 +45,9 @@ enum JointAssembly {
         /// The one anchor meets the rest in another place about as well: nothing is placed
         /// (unless trusted).
         var anchorUnsure = false
+        /// Parts the best assembly joined to the anchors' part through one doorway pair that left
+        /// neither side another doorway (see `separateHomes`): not placed.
+        var separateHomes: [Set<Int>] = []
     }
 
     struct RoomInfo {
@@ -208,6 +211,9 @@ enum JointAssembly {
             // or contradicts them twice, in the best assembly is where the search went wrong.
             if let summary, summary.overlap > overlapLimit || summary.contradictions > 1 { unsure.insert(q) }
         }
+        let separate = separateHomes(best.poses, anchors: anchors, twins: Set(twins.keys), infos: infos,
+                                     contribution: { contribution($0, at: $1, in: $2, skip: $3) })
+        for part in separate { unsure.formUnion(part) }
         // The first room opened stays, so the rest hangs on where it meets them: a room with one
         // door beside a hallway of many alike may meet them at another door as well, and then the
         // whole rest is as unsure as that door. (Moving one room alone, above, cannot see this:
@@ -273,7 +279,74 @@ enum JointAssembly {
             if let first = settled.poses[twin.of] { poses[q] = first.composed(after: twin.motion) }
         }
         let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
-        return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure)
+        return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure,
+                      separateHomes: separate)
+    }
+
+    typealias Contribution = (Int, RigidMotion, [RigidMotion?], Int) -> (Double, [SIMD2<Int>], Placement?)
+
+    /// Parts of an assembly that look like two homes joined front door to front door.
+    ///
+    /// A home has a way out: a front door, a door to a garden, a doorway to rooms not scanned. In
+    /// an assembly the doorways that meet no other room's are those. When the assembly hangs one
+    /// part of two rooms or more on the rest through a single pair of doors (nothing else meets
+    /// through a doorway across it), and with that pair neither side has a doorway left that meets
+    /// nothing, each side is a home without a way out but through the other: two flats whose front
+    /// doors were put together (front doors are alike, and either flat fits the other's on the
+    /// outside). Wings of one home scanned without their front door, joined through an opening,
+    /// are left alone. Nothing in the scans tells where the second flat is, so its part (the side without
+    /// the anchors) is returned, to be left where it is and said.
+    static func separateHomes(_ poses: [RigidMotion?], anchors: Set<Int>, twins: Set<Int>, infos: [RoomInfo],
+                              contribution: Contribution) -> [Set<Int>] {
+        let n = poses.count
+        var doorwayPairs: Set<SIMD2<Int>> = []
+        var met: [Set<Int>] = Array(repeating: [], count: n)
+        for (q, pose) in poses.enumerated() where !twins.contains(q) {
+            guard let pose else { continue }
+            var others = poses
+            for t in twins { others[t] = nil }
+            for pair in contribution(q, pose, others, -1).1 {
+                let k = pair.y / 4096
+                met[q].insert(pair.x)
+                met[k].insert(pair.y % 4096)
+                let mine = q * 4096 + pair.x
+                doorwayPairs.insert(SIMD2(min(mine, pair.y), max(mine, pair.y)))
+            }
+        }
+        // How many doorway pairs each two rooms meet through.
+        var pairs: [SIMD2<Int>: Int] = [:]
+        for doorways in doorwayPairs { pairs[SIMD2(doorways.x / 4096, doorways.y / 4096), default: 0] += 1 }
+        let rooms = Set(poses.indices.filter { poses[$0] != nil && !twins.contains($0) })
+        func side(from start: Int, cut: SIMD2<Int>) -> Set<Int> {
+            var seen: Set<Int> = [start]
+            var stack = [start]
+            while let a = stack.popLast() {
+                for (edge, _) in pairs where edge != cut && (edge.x == a || edge.y == a) {
+                    let b = edge.x == a ? edge.y : edge.x
+                    if rooms.contains(b), seen.insert(b).inserted { stack.append(b) }
+                }
+            }
+            return seen
+        }
+        func open(_ part: Set<Int>) -> Int { part.reduce(0) { $0 + max(0, infos[$1].doorCount - met[$1].count) } }
+        var found: [Set<Int>] = []
+        func isDoor(_ side: Int) -> Bool {
+            if case .door = infos[side / 4096].scene.doorways[side % 4096].surface.category { return true }
+            return false
+        }
+        for (edge, count) in pairs where count == 1 {
+            // Front doors are doors: two wings open into each other through an opening as well.
+            guard let doorways = doorwayPairs.first(where: { SIMD2($0.x / 4096, $0.y / 4096) == edge }),
+                  isDoor(doorways.x), isDoor(doorways.y) else { continue }
+            let a = side(from: edge.x, cut: edge)
+            guard !a.contains(edge.y) else { continue }
+            let b = side(from: edge.y, cut: edge)
+            let far = a.isDisjoint(with: anchors) ? a : b
+            guard a.count >= 2, b.count >= 2, far.isDisjoint(with: anchors), open(a) == 0, open(b) == 0,
+                  !found.contains(where: { !$0.isDisjoint(with: far) }) else { continue }
+            found.append(far)
+        }
+        return found
     }
 
     /// Rooms that are rescans of another: for each, the room it is a rescan of and the

@@ -209,7 +209,14 @@ extension Shell {
                  + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again; "
                  + "align --all auto --best places them around its best place anyway")
         }
-        for room in result.unplaced where !result.firstRoomUnsure || invocation.flag("--best") {
+        let apart = Set(result.separateHomes.joined())
+        for part in result.separateHomes where !result.firstRoomUnsure || invocation.flag("--best") {
+            let names = part.map { handleText($0) }
+            warn("\(names.joined(separator: ", ")) were not placed: they meet the others only through one pair of doors, and put "
+                 + "together there neither part has a doorway left to the outside (two homes' front doors?): put one of them in place "
+                 + "by hand (align \(names[0]) using WALL to WALL), then align --all auto again")
+        }
+        for room in result.unplaced where (!result.firstRoomUnsure || invocation.flag("--best")) && !apart.contains(room) {
             if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
                settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
                 warn("\(handleText(room)) was not placed: it is on story \(story), where no room is placed yet, and rooms meet "
