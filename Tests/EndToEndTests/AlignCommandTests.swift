@@ -126,6 +126,19 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(Set(listed).isSubset(of: ["r7", "r8", "r9", "r10"]) && listed.count >= 3, line)
         XCTAssertFalse(two.stderr.contains("r9 was not placed: no place"), "one line for the part: \(two.stderr)")
 
+        // A story where nothing is placed yet: its rooms wait, said once for the story.
+        let house = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 14, stories: 2, coreModelBytes: 1000, noise: 1))
+        let houseFolder = folder.appendingPathComponent("house")
+        try FileManager.default.createDirectory(at: houseFolder, withIntermediateDirectories: true)
+        let housePaths = try Harness.captures(of: house, in: houseFolder).paths
+        let upstairs = house.captures.indices.filter { house.captures[$0].story == 1 }.map { "r\($0 + 1)" }
+        XCTAssertFalse(upstairs.isEmpty)
+        let stories = try Harness.run(housePaths + ["-c", "align --all auto"])
+        XCTAssertEqual(stories.status, 0, stories.stderr)
+        let storyLines = stories.stderr.components(separatedBy: "\n").filter { $0.contains("where no room is placed yet") }
+        XCTAssertEqual(storyLines.count, 1, stories.stderr)
+        XCTAssertTrue(storyLines.first?.contains("\(upstairs.joined(separator: ", ")) were not placed: they are on story 1") ?? false, stories.stderr)
+
         let flat = try Harness.sample("flat-4sections.json"), living = try Harness.sample("livingroom-1section.json")
         let apart = try Harness.run([flat, living, "-c", "align --all auto"])
         XCTAssertEqual(apart.status, 0, apart.stderr)

@@ -216,15 +216,24 @@ extension Shell {
                  + "together there neither part has a doorway left to the outside (two homes' front doors?): put one of them in place "
                  + "by hand (align \(names[0]) using WALL to WALL), then align --all auto again")
         }
+        // Rooms of a story where nothing is placed yet: one line for each such story.
+        var storyWaiting: [(story: Int, rooms: [String])] = []
         for room in result.unplaced where (!result.firstRoomUnsure || invocation.flag("--best")) && !apart.contains(room) {
             if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
                settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
-                warn("\(handleText(room)) was not placed: it is on story \(story), where no room is placed yet, and rooms meet "
-                     + "through no doorway across stories (put one of its story in place, e.g. align \(handleText(room)) using WALL to WALL, "
-                     + "then align --all auto again)")
+                if let index = storyWaiting.firstIndex(where: { $0.story == story }) {
+                    storyWaiting[index].rooms.append(handleText(room))
+                } else {
+                    storyWaiting.append((story, [handleText(room)]))
+                }
                 continue
             }
             warn("\(handleText(room)) was not placed: no place beside the others is certain enough (align \(handleText(room)) auto shows the candidates)")
+        }
+        for (story, rooms) in storyWaiting {
+            let they = rooms.count == 1 ? "\(rooms[0]) was not placed: it is" : "\(rooms.joined(separator: ", ")) were not placed: they are"
+            warn("\(they) on story \(story), where no room is placed yet, and rooms meet through no doorway across stories "
+                 + "(put one of story \(story) in place, e.g. align \(rooms[0]) using WALL to WALL, then align --all auto again)")
         }
         let count = result.placed.count
         guard count > 0 else {
