@@ -94,6 +94,29 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)
     }
 
+    /// Automatic alignment's cost grows with the squares of a room's doorways and walls: a
+    /// hostile room of 300 doors (3,000 took minutes) is refused at once with its counts, by
+    /// `align ROOM auto` beside it and by `align --all auto`; by hand it can still be placed.
+    func testAutoRefusesARoomFarBeyondAnyScan() throws {
+        let folder = try Harness.temporaryFolder(self)
+        var home = BuildingGenerator.generate(BuildingSpec(seed: 6, rooms: 3, coreModelBytes: 1000, noise: 1))
+        var room = home.captures[0].room
+        let door = try XCTUnwrap(room.doors.first)
+        room.doors = (0..<300).map { index in
+            var copy = door
+            copy.identifier = String(format: "%08X-0000-4000-8000-%012X", index, index)
+            return copy
+        }
+        home.captures[0].room = room
+        let paths = try Harness.captures(of: home, in: folder).paths
+        for command in ["align --all auto", "align r2 auto"] {
+            let result = try Harness.run(paths + ["-c", command])
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains("r1 has \(room.walls.count) walls and \(300 + room.openings.count) doors and openings; automatic alignment takes rooms of up to"),
+                          "\(command): \(result.stderr)")
+        }
+    }
+
     /// A first room that meets the rest about as well at another doorway: nothing is placed
     /// around it, and the person is told why and what to do; two rooms of different homes: the
     /// second is not placed, with the plain reason.

@@ -58,6 +58,10 @@ enum JointAssembly {
     }
 
     static let beamWidth = 30
+    /// A room's doorway `d` is `room * doorSlots + d` where doorways of several rooms are keyed
+    /// together. Keys of a room with as many doorways (no real room has) would collide: such an
+    /// assembly is never said to be two homes.
+    static let doorSlots = 1 << 20
     static let expansionsPerState = 80
     /// A different place for a room scoring within this of the chosen one makes it unsure.
     static let margin = 1.5
@@ -91,7 +95,7 @@ enum JointAssembly {
         for link in links where twins[link.from] == nil && twins[link.to] == nil { linksFrom[link.from].append(link) }
 
         let cache = PairCache()
-        func doorKey(_ room: Int, _ door: Int) -> Int { room * 4096 + door }
+        func doorKey(_ room: Int, _ door: Int) -> Int { room * doorSlots + door }
 
         /// The score of room `q` at `pose` against every placed room near it (but `skip`).
         func contribution(_ q: Int, at pose: RigidMotion, in poses: [RigidMotion?], skip: Int = -1) -> (Double, [SIMD2<Int>], Placement?) {
@@ -116,7 +120,7 @@ enum JointAssembly {
                     cache.pairs[key] = placement
                 }
                 total += placement.score
-                for pair in placement.matchedDoorways { matched.append(SIMD2(pair.x, k * 4096 + pair.y)) }
+                for pair in placement.matchedDoorways { matched.append(SIMD2(pair.x, k * doorSlots + pair.y)) }
                 if var sum = summary {
                     sum.walls += placement.walls; sum.doorways += placement.doorways
                     sum.overlap += placement.overlap; sum.contradictions += placement.contradictions
@@ -299,6 +303,7 @@ enum JointAssembly {
     static func separateHomes(_ poses: [RigidMotion?], anchors: Set<Int>, twins: Set<Int>, infos: [RoomInfo],
                               contribution: Contribution) -> [Set<Int>] {
         let n = poses.count
+        guard infos.allSatisfy({ $0.doorCount < doorSlots }) else { return [] }
         var doorwayPairs: Set<SIMD2<Int>> = []
         var met: [Set<Int>] = Array(repeating: [], count: n)
         for (q, pose) in poses.enumerated() where !twins.contains(q) {
@@ -306,16 +311,16 @@ enum JointAssembly {
             var others = poses
             for t in twins { others[t] = nil }
             for pair in contribution(q, pose, others, -1).1 {
-                let k = pair.y / 4096
+                let k = pair.y / doorSlots
                 met[q].insert(pair.x)
-                met[k].insert(pair.y % 4096)
-                let mine = q * 4096 + pair.x
+                met[k].insert(pair.y % doorSlots)
+                let mine = q * doorSlots + pair.x
                 doorwayPairs.insert(SIMD2(min(mine, pair.y), max(mine, pair.y)))
             }
         }
         // How many doorway pairs each two rooms meet through.
         var pairs: [SIMD2<Int>: Int] = [:]
-        for doorways in doorwayPairs { pairs[SIMD2(doorways.x / 4096, doorways.y / 4096), default: 0] += 1 }
+        for doorways in doorwayPairs { pairs[SIMD2(doorways.x / doorSlots, doorways.y / doorSlots), default: 0] += 1 }
         let rooms = Set(poses.indices.filter { poses[$0] != nil && !twins.contains($0) })
         func side(from start: Int, cut: SIMD2<Int>) -> Set<Int> {
             var seen: Set<Int> = [start]
@@ -331,12 +336,12 @@ enum JointAssembly {
         func open(_ part: Set<Int>) -> Int { part.reduce(0) { $0 + max(0, infos[$1].doorCount - met[$1].count) } }
         var found: [Set<Int>] = []
         func isDoor(_ side: Int) -> Bool {
-            if case .door = infos[side / 4096].scene.doorways[side % 4096].surface.category { return true }
+            if case .door = infos[side / doorSlots].scene.doorways[side % doorSlots].surface.category { return true }
             return false
         }
         for (edge, count) in pairs where count == 1 {
             // Front doors are doors: two wings open into each other through an opening as well.
-            guard let doorways = doorwayPairs.first(where: { SIMD2($0.x / 4096, $0.y / 4096) == edge }),
+            guard let doorways = doorwayPairs.first(where: { SIMD2($0.x / doorSlots, $0.y / doorSlots) == edge }),
                   isDoor(doorways.x), isDoor(doorways.y) else { continue }
             let a = side(from: edge.x, cut: edge)
             guard !a.contains(edge.y) else { continue }

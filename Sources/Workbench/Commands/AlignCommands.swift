@@ -129,8 +129,24 @@ extension Shell {
         session.placedRooms.filter { $0 != room }.compactMap { session.workspace.capture($0) }
     }
 
+    /// Automatic alignment scores every doorway and wall of a room against every one of the
+    /// rooms it meets, so its cost grows with their squares: a room far beyond any scan's (tens
+    /// of each) is refused with its counts rather than left to run for minutes.
+    func refuseOversizedRooms(_ rooms: [Identity], at name: Argument) throws {
+        for room in rooms {
+            guard let capture = session.workspace.capture(room) else { continue }
+            let doorways = capture.doors.count + capture.openings.count
+            if doorways > 256 || capture.walls.count > 1024 {
+                throw CommandFailure("\(handleText(room)) has \(capture.walls.count) walls and \(doorways) doors and openings; automatic "
+                                     + "alignment takes rooms of up to 1,024 walls and 256 doorways (a scan has tens): place it by hand "
+                                     + "(align \(handleText(room)) using DOOR to DOOR)", at: name)
+            }
+        }
+    }
+
     func alignAuto(_ room: Identity, invocation: Invocation) throws {
         guard let capture = session.workspace.capture(room) else { throw CommandFailure("not a room", at: invocation.positionals[0]) }
+        try refuseOversizedRooms([room] + session.placedRooms.filter { $0 != room }, at: invocation.positionals[0])
         let placed = placedCaptures(except: room)
         guard !placed.isEmpty else {
             throw CommandFailure("no room is placed yet to align \(handleText(room)) beside (open a structure, or align another room first)",
@@ -189,6 +205,7 @@ extension Shell {
         guard !placed.isEmpty, !waiting.isEmpty else {
             throw CommandFailure(placed.isEmpty ? "no room is open" : "every open room is placed already", at: invocation.name)
         }
+        try refuseOversizedRooms(placed + waiting, at: invocation.name)
         let workspace = session.workspace
         let result: AssemblyResult
         do {
