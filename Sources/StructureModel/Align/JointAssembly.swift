@@ -303,18 +303,18 @@ enum JointAssembly {
     /// nothing, each side is a home without a way out but through the other: two flats whose front
     /// doors were put together (front doors are alike, and either flat fits the other's on the
     /// outside). Wings of one home scanned without their front door, joined through an opening,
-    /// are left alone. Nothing in the scans tells where the second flat is, so its part (the side without
-    /// the anchors) is returned, to be left where it is and said.
+    /// are left alone. Nothing in the scans tells where the second flat is, so its part (the side
+    /// without the anchors) is returned, to be left where it is and said.
     static func separateHomes(_ poses: [RigidMotion?], anchors: Set<Int>, twins: Set<Int>, infos: [RoomInfo],
                               contribution: Contribution) -> [Set<Int>] {
         let n = poses.count
         guard infos.allSatisfy({ $0.doorCount < doorSlots }) else { return [] }
         var doorwayPairs: Set<SIMD2<Int>> = []
         var met: [Set<Int>] = Array(repeating: [], count: n)
-        for (q, pose) in poses.enumerated() where !twins.contains(q) {
+        var others = poses
+        for t in twins { others[t] = nil }
+        for (q, pose) in others.enumerated() {
             guard let pose else { continue }
-            var others = poses
-            for t in twins { others[t] = nil }
             for pair in contribution(q, pose, others, -1).1 {
                 let k = pair.y / doorSlots
                 met[q].insert(pair.x)
@@ -326,15 +326,17 @@ enum JointAssembly {
         // How many doorway pairs each two rooms meet through.
         var pairs: [SIMD2<Int>: Int] = [:]
         for doorways in doorwayPairs { pairs[SIMD2(doorways.x / doorSlots, doorways.y / doorSlots), default: 0] += 1 }
-        let rooms = Set(poses.indices.filter { poses[$0] != nil && !twins.contains($0) })
+        var neighbours: [[Int]] = Array(repeating: [], count: n)
+        for edge in pairs.keys {
+            neighbours[edge.x].append(edge.y)
+            neighbours[edge.y].append(edge.x)
+        }
+        /// The rooms reached from `start` through doorways, but not across `cut`.
         func side(from start: Int, cut: SIMD2<Int>) -> Set<Int> {
             var seen: Set<Int> = [start]
             var stack = [start]
             while let a = stack.popLast() {
-                for (edge, _) in pairs where edge != cut && (edge.x == a || edge.y == a) {
-                    let b = edge.x == a ? edge.y : edge.x
-                    if rooms.contains(b), seen.insert(b).inserted { stack.append(b) }
-                }
+                for b in neighbours[a] where SIMD2(min(a, b), max(a, b)) != cut && seen.insert(b).inserted { stack.append(b) }
             }
             return seen
         }
