@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Accuracy of `align --all auto` (release build) over seeded buildings of 3 to 10 rooms,
-# each room captured in its own frame: at the phone's noise, exact, and with two rescans.
+# each room captured in its own frame: at the phone's noise, exact, with two rescans, and
+# written as iOS 16 writes rooms (no floors, sections or stories).
 # Prints one table: the share of rooms placed right (5 cm, 1 degree), across a wall's
 # thickness, wrongly without a word, and left unplaced as uncertain.
 #   Scripts/bench-align.sh [SEEDS]       (default 200)

@@ -114,8 +114,26 @@ def assess(folder, truth):
     return results
 
 
-def run(wb, wbgen, work, seed, noise, rooms, rescans):
-    folder = os.path.join(work, f"s{seed}-n{noise}-r{rescans}")
+def as_ios16(path):
+    """Rewrites a room file as iOS 16 writes it: no floors, sections or stories, no object
+    attributes or parents (what wb must place rooms without)."""
+    with open(path) as f:
+        room = json.load(f)
+    for key in ("floors", "sections", "story"):
+        room.pop(key, None)
+    for key in ("walls", "doors", "windows", "openings"):
+        for element in room.get(key, []):
+            element.pop("polygonCorners", None)
+            element.pop("story", None)
+    for element in room.get("objects", []):
+        for key in ("attributes", "parentIdentifier", "story"):
+            element.pop(key, None)
+    with open(path, "w") as f:
+        json.dump(room, f)
+
+
+def run(wb, wbgen, work, seed, noise, rooms, rescans, ios16=False):
+    folder = os.path.join(work, f"s{seed}-n{noise}-r{rescans}" + ("-ios16" if ios16 else ""))
     subprocess.run([wbgen, "--rooms", str(rooms), "--seed", str(seed), "--noise", str(noise),
                     "--rescans", str(rescans), "--core-model-kb", "1", "--out", folder],
                    check=True, stdout=subprocess.DEVNULL)
@@ -126,6 +144,8 @@ def run(wb, wbgen, work, seed, noise, rooms, rescans):
             data = source.read()
         with open(os.path.join(folder, "original", capture["file"]), "wb") as copy:
             copy.write(data)
+        if ios16:
+            as_ios16(os.path.join(folder, "rooms", capture["file"]))
     script = "".join(f"open {os.path.join(folder, 'rooms', c['file'])}\n" for c in truth["captures"])
     script += "align --all auto\nsave\n"
     start = time.perf_counter()
@@ -145,7 +165,9 @@ def main():
     rows = []
     joined = []
     size = f", {fixed_rooms} rooms" if fixed_rooms else ""
-    for noise, rescans, label in ((1, 0, "noise 1" + size), (0, 0, "noise 0" + size), (1, 2, "noise 1, 2 rescans" + size)):
+    settings = ((1, 0, False, "noise 1" + size), (0, 0, False, "noise 0" + size), (1, 2, False, "noise 1, 2 rescans" + size),
+                (1, 0, True, "noise 1, iOS 16" + size))
+    for noise, rescans, ios16, label in settings:
         counts = {"right": 0, "across": 0, "wrong": 0, "left": 0}
         shared = dict(counts)
         reached = dict(counts)
@@ -153,7 +175,7 @@ def main():
         errors = []
         for seed in range(1, seeds + 1):
             rooms = fixed_rooms or 3 + seed % 8
-            results, seconds, output = run(wb, wbgen, work, seed, noise, rooms, rescans)
+            results, seconds, output = run(wb, wbgen, work, seed, noise, rooms, rescans, ios16)
             slowest = max(slowest, seconds)
             for name, kind, metres, degrees, sharing, reachable in results:
                 counts[kind] += 1

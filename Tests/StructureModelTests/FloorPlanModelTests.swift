@@ -31,7 +31,7 @@ final class FloorPlanModelTests: XCTestCase {
         XCTAssertEqual(kitchen.walls.count, 6)
         XCTAssertEqual(kitchen.rooms.map(\.label), ["r1"])
         XCTAssertEqual(kitchen.rooms[0].outlines.map(polygonArea).first ?? 0, 12, accuracy: 1e-5)
-        XCTAssertEqual(hall.rooms[0].outlines.map(polygonArea).first ?? 0, 12, accuracy: 1e-5, "the hull of its walls")
+        XCTAssertEqual(hall.rooms[0].outlines.map(polygonArea).first ?? 0, 12, accuracy: 1e-5, "the loop of its walls")
     }
 
     func testWallsDoorsWindowsAndOpenings() throws {

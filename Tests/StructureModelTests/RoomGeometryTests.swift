@@ -94,7 +94,7 @@ final class RoomSideGeometryTests: XCTestCase {
         }
     }
 
-    func testInsideSideOfARoomWithoutFloorUsesTheHull() {
+    func testInsideSideOfARoomWithoutFloorUsesItsWalls() {
         let outline = Shapes.rectangle(0, 0, 4, 3)
         let room = TestRooms.room(outline, floorY: nil)
         XCTAssertEqual(room.planOutlines.count, 1)
@@ -109,6 +109,37 @@ final class RoomSideGeometryTests: XCTestCase {
         XCTAssertEqual(room.walls[0].inwardNormal(toward: PlanPoint(x: 2, z: 1.5))!.z, 1, accuracy: 1e-6)
         XCTAssertNil(room.walls[0].inwardNormal(toward: PlanPoint(x: 9, z: 0)), "a point on the wall's line")
         XCTAssertNil(CapturedRoom().insideSide(of: room.walls[0]))
+    }
+
+    func testAFloorlessLShapedRoomIsOutlinedByItsWallsNotTheirHull() throws {
+        // iOS 16 writes no floors. The L is 12 m²; the hull of its walls' ends, 14 m², would
+        // reach into the neighbour at the inner corner.
+        var room = TestRooms.room(Shapes.lShape, floorY: nil)
+        room.walls.reverse()
+        XCTAssertEqual(polygonArea(try XCTUnwrap(room.planOutlines.first)), 12, accuracy: 1e-5)
+        // The inner corner's walls face into the L, which the hull could not tell.
+        XCTAssertEqual(try XCTUnwrap(room.inwardNormal(of: room.walls.first { $0.identifier == "W2" }!)).z, -1, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(room.inwardNormal(of: room.walls.first { $0.identifier == "W3" }!)).x, -1, accuracy: 1e-6)
+        // A wall scanned only in part (its last metre missing) still closes the loop, across the gap.
+        var partial = TestRooms.room(Shapes.lShape, floorY: nil)
+        partial.walls[0] = TestRooms.wall(PlanPoint(x: 0, z: 0), PlanPoint(x: 3, z: 0), id: "W0")
+        XCTAssertEqual(polygonArea(try XCTUnwrap(partial.planOutlines.first)), 12, accuracy: 1e-5)
+        // Walls that cannot be chained without crossing (a wall through the room) give the hull.
+        var crossed = TestRooms.room(Shapes.lShape, floorY: nil)
+        crossed.walls.append(TestRooms.wall(PlanPoint(x: 1, z: -0.5), PlanPoint(x: 1, z: 4.5), id: "X"))
+        XCTAssertEqual(polygonArea(try XCTUnwrap(crossed.planOutlines.first)), polygonArea(convexHull(crossed.wallEnds)), accuracy: 1e-5)
+    }
+
+    func testInsetMovesEveryEdgeIntoThePolygon() throws {
+        for outline in [Shapes.rectangle(0, 0, 4, 3), Array(Shapes.rectangle(0, 0, 4, 3).reversed())] {
+            let inset = try XCTUnwrap(outline.inset(by: 0.1))
+            XCTAssertEqual(polygonArea(inset), 3.8 * 2.8, accuracy: 1e-9, "either turning sense")
+        }
+        // The L loses 0.1 m along each of its 16 m of edge, less the corners' squares.
+        let l = try XCTUnwrap(Shapes.lShape.inset(by: 0.1))
+        XCTAssertEqual(polygonArea(l), 12 - 16 * 0.1 + 4 * 0.01, accuracy: 1e-9)
+        XCTAssertTrue(l.allSatisfy { Shapes.lShape.encloses($0) })
+        XCTAssertNil(Shapes.rectangle(0, 0, 4, 0.1).inset(by: 0.1), "a strip thinner than twice the inset is gone")
     }
 
     func testOutlinesCentreAndInteriorPoint() throws {

@@ -122,14 +122,21 @@ public enum AutoAligner {
                     windowInward.append(room.inwardNormal(of: window) ?? PlanPoint(x: 0, z: 0))
                     windowRoom.append(roomIndex)
                 }
-                outlines += room.planOutlines
-                outlineRoom += room.planOutlines.map { _ in roomIndex }
-                areas += room.planOutlines.map { abs(polygonArea($0)) }
+                // A floor runs up to the walls' faces; a floorless room's outline (iOS 16), its
+                // walls' loop, is drawn in by a scan's noise, lest neighbours whose copies of
+                // one wall cross by a few centimetres count as overlapping all along it.
+                let own = room.floors.isEmpty ? room.planOutlines.map { $0.inset(by: AutoAligner.floorlessInset) ?? $0 } : room.planOutlines
+                outlines += own
+                outlineRoom += own.map { _ in roomIndex }
+                areas += own.map { abs(polygonArea($0)) }
                 if let height = room.floorHeight { floors.append(height) }
             }
             floor = floors.min()
         }
     }
+
+    /// How far a floorless room's outline is drawn in from its walls.
+    static let floorlessInset = 0.05
 
     /// Whether two captures may be on one story: both say so, or either says nothing (iOS 16).
     static func onOneStory(_ a: CapturedRoom, _ b: CapturedRoom) -> Bool {

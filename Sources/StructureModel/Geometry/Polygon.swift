@@ -64,6 +64,41 @@ extension Array where Element == PlanPoint {
     }
 }
 
+extension Array where Element == PlanPoint {
+    /// Whether no two edges that do not follow one another touch (quadratic in corners).
+    public var isSimplePolygon: Bool {
+        guard count >= 3 else { return false }
+        let edges = indices.map { PlanSegment(start: self[$0], end: self[($0 + 1) % count]) }
+        for i in edges.indices {
+            for j in (i + 2)..<Swift.max(i + 2, edges.count) where !(i == 0 && j == edges.count - 1) {
+                if edges[i].intersects(edges[j]) { return false }
+            }
+        }
+        return true
+    }
+
+    /// The polygon with every edge moved `distance` into it, corners where the moved edges
+    /// meet (at most 3 × `distance` from the old one, at a sharp corner); nil when that is no
+    /// longer a simple polygon of the same turning sense.
+    public func inset(by distance: Double) -> [PlanPoint]? {
+        guard count >= 3 else { return nil }
+        let sense: Double = signedArea > 0 ? 1 : -1
+        let inward = indices.map { i in (self[(i + 1) % count] - self[i]).normalized.perpendicular * sense }
+        var moved: [PlanPoint] = []
+        for i in indices {
+            let before = (i + count - 1) % count
+            let a = inward[before], b = inward[i]
+            // The corner moves along the bisector by distance / cos(half the turn).
+            let bisector = (a + b).normalized
+            let cosine = bisector.dot(b)
+            let shift = cosine > 1.0 / 3 ? distance / cosine : 3 * distance
+            moved.append(self[i] + (bisector == .zero ? b : bisector) * shift)
+        }
+        guard moved.isSimplePolygon, moved.signedArea * sense > 0 else { return nil }
+        return moved
+    }
+}
+
 /// Shoelace area of a simple polygon, always positive.
 public func polygonArea(_ points: [PlanPoint]) -> Double {
     abs(points.signedArea)

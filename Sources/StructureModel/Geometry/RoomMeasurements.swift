@@ -1,7 +1,7 @@
 /// Sizes of a capture, from its geometry.
 public struct RoomMeasurements: Sendable, Equatable {
-    /// m², from the floor polygons; for a capture without floors (iOS 16), the convex
-    /// hull of its wall ends.
+    /// m², from the floor polygons; for a capture without floors (iOS 16), the area its
+    /// walls enclose (`planOutlines`: their loop, or the hull of their ends).
     public var floorArea: Double
     public var floorAreaFromWalls: Bool
     /// Sum of wall width × height, m², before doors and windows are deducted.
@@ -19,7 +19,7 @@ extension CapturedRoom {
         var floorArea = floors.reduce(0) { $0 + polygonArea($1.planPolygon) }
         var fromWalls = false
         if floors.isEmpty && !walls.isEmpty {
-            floorArea = polygonArea(convexHull(wallEnds))
+            floorArea = planOutlines.reduce(0) { $0 + polygonArea($1) }
             fromWalls = true
         }
         let gross = walls.reduce(0) { $0 + $1.faceArea }
