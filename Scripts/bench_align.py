@@ -115,16 +115,16 @@ def assess(folder, truth):
 
 
 def as_ios16(path):
-    """Rewrites a room file as iOS 16 writes it: no floors, sections or stories, no object
-    attributes or parents (what wb must place rooms without)."""
+    """Rewrites a room file as iOS 16 writes it: no floors, sections, stories or version, no
+    parents, polygon corners or object attributes (what wb must place rooms without)."""
     with open(path) as f:
         room = json.load(f)
-    for key in ("floors", "sections", "story"):
+    for key in ("floors", "sections", "story", "version"):
         room.pop(key, None)
     for key in ("walls", "doors", "windows", "openings"):
         for element in room.get(key, []):
-            element.pop("polygonCorners", None)
-            element.pop("story", None)
+            for field in ("parentIdentifier", "polygonCorners", "story"):
+                element.pop(field, None)
     for element in room.get("objects", []):
         for key in ("attributes", "parentIdentifier", "story"):
             element.pop(key, None)
