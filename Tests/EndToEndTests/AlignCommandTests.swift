@@ -122,7 +122,7 @@ final class AutoAlignCommandTests: XCTestCase {
     /// second is not placed, with the plain reason.
     func testAnUnsureFirstRoomIsSaidAndUnrelatedRoomsAreNotJoined() throws {
         let folder = try Harness.temporaryFolder(self)
-        let home = BuildingGenerator.generate(BuildingSpec(seed: 698, rooms: 5, coreModelBytes: 1000, noise: 1))
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 288, rooms: 7, coreModelBytes: 1000, noise: 1))
         let paths = try Harness.captures(of: home, in: folder).paths
         let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "history"])
         XCTAssertEqual(result.status, 0, result.stderr)

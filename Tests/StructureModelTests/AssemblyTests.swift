@@ -232,13 +232,6 @@ final class AssemblyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(placed, home.captures.count - 2)
     }
 
-    /// The first room stays, so the rest hangs on where it meets them. In this home it is a living
-    /// room with a door to a hallway of doors alike and an opening to the kitchen, and the rest
-    /// meets it about as well with the hallway a door along (a room opened first had put whole
-    /// homes 4.5 m along a hallway without a word; here the best assembly does just that). The
-    /// first room's own other places are tried: one fits about as well, so nothing is placed
-    /// around it and that is said. Opened the other way round (the hallway first), the rest is
-    /// placed (most of it).
     /// iOS 16 writes no floors, so a room's outline comes from its walls. The hull of their
     /// ends made the L-shaped rooms of this home overlap their true neighbours by most of a
     /// square metre, and two of its rooms were left; the walls' own loop places the same rooms,
@@ -258,8 +251,14 @@ final class AssemblyTests: XCTestCase {
         }
     }
 
+    /// The first room stays, so the rest hangs on where it meets them (a room opened first had
+    /// put whole homes 4.5 m along a hallway without a word). The first room's own other places
+    /// are tried against the rest: in this home one fits about as well as its own, so nothing is
+    /// placed around it and that is said. Opened the other way round (the hallway first), the
+    /// rest is placed (most of it). (Seeds 532 and 698 were such homes until places were told
+    /// apart at the room rather than at its frame's origin: their best assemblies are right.)
     func testAFirstRoomThatFitsTwoPlacesLeavesTheRestUnplaced() {
-        let home = BuildingGenerator.generate(BuildingSpec(seed: 532, rooms: 7, coreModelBytes: 1000, noise: 1))
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 288, rooms: 7, coreModelBytes: 1000, noise: 1))
         let result = assemble(home)
         XCTAssertTrue(result.anchorUnsure)
         XCTAssertTrue(result.poses.allSatisfy { $0 == nil }, "nothing placed around an unsure first room")

@@ -168,17 +168,18 @@ public enum AutoAligner {
                 }
             }
         }
+        let centre = PlanBounds(containing: own.walls.flatMap { [$0.segment.start, $0.segment.end] })?.centre ?? PlanPoint(x: 0, z: 0)
         var scored = hypotheses.map { score($0.0, source: $0.1, own: own, room: room, scene: scene, tolerances: tolerances) }
         scored.sort { $0.score > $1.score }
         var distinct: [Placement] = []
-        for candidate in scored where !distinct.contains(where: { same($0.motion, candidate.motion, tolerances) }) {
+        for candidate in scored where !distinct.contains(where: { same($0.motion, candidate.motion, at: centre, tolerances) }) {
             distinct.append(candidate)
             if distinct.count == 8 { break }
         }
         // Refined, near candidates become one place: fold them again, best first.
         let refined = distinct.map { refine($0, own: own, room: room, scene: scene, tolerances: tolerances) }.sorted { $0.score > $1.score }
         distinct = []
-        for candidate in refined where !distinct.contains(where: { same($0.motion, candidate.motion, tolerances) }) {
+        for candidate in refined where !distinct.contains(where: { same($0.motion, candidate.motion, at: centre, tolerances) }) {
             distinct.append(candidate)
         }
         let ambiguous = distinct.count > 1 && distinct[1].score >= tolerances.ambiguity * distinct[0].score
@@ -217,9 +218,12 @@ public enum AutoAligner {
         return RigidMotion(yaw: yaw, translation: SIMD3(goal.x - middle.x, bottomB - bottomA, goal.z - middle.z))
     }
 
-    static func same(_ a: RigidMotion, _ b: RigidMotion, _ t: Tolerances) -> Bool {
-        abs(normalizedAngle(a.yaw - b.yaw)) < t.sameTurn
-            && PlanPoint(x: a.translation.x - b.translation.x, z: a.translation.z - b.translation.z).length < t.samePlace
+    /// Whether two motions put the room (its middle `centre`, in its own frame) in one place.
+    /// Measured at the room, not at its frame's origin: a capture's origin is where its session
+    /// began, often metres from the room (10 m for half the generator's), and there half a
+    /// degree apart is 9 cm.
+    static func same(_ a: RigidMotion, _ b: RigidMotion, at centre: PlanPoint, _ t: Tolerances) -> Bool {
+        abs(normalizedAngle(a.yaw - b.yaw)) < t.sameTurn && move(centre, a).distance(to: move(centre, b)) < t.samePlace
     }
 
     /// What agrees when the room is moved by `motion`.

@@ -175,7 +175,7 @@ enum JointAssembly {
             guard !next.isEmpty else { break }
             next.sort { $0.score > $1.score }
             var kept: [State] = []
-            for candidate in next where !kept.contains(where: { same($0, candidate, tolerances) }) {
+            for candidate in next where !kept.contains(where: { same($0, candidate, infos) }) {
                 kept.append(candidate)
                 if kept.count == beamWidth { break }
             }
@@ -202,7 +202,7 @@ enum JointAssembly {
             placements[q] = summary
             // Another assembly of the beam with the room elsewhere.
             for other in deepest.dropFirst() {
-                guard let alternative = other.poses[q], distinct(alternative, pose) else { continue }
+                guard let alternative = other.poses[q], distinct(alternative, pose, at: infos[q].centre) else { continue }
                 if other.score >= best.score - margin { unsure.insert(q) }
             }
             // The room alone moved to another place its links suggest, the rest kept.
@@ -210,7 +210,7 @@ enum JointAssembly {
                 guard let anchorPose else { continue }
                 for link in linksFrom[p] where link.to == q {
                     let alternative = anchorPose.composed(after: link.motion)
-                    guard distinct(alternative, pose) else { continue }
+                    guard distinct(alternative, pose, at: infos[q].centre) else { continue }
                     let (value, _, _) = contribution(q, at: alternative, in: best.poses)
                     if value >= own - margin || value >= tolerances.ambiguity * own { unsure.insert(q) }
                 }
@@ -243,7 +243,7 @@ enum JointAssembly {
                 guard let pose else { continue }
                 for link in linksFrom[p] where link.to == anchor && !link.rescan {
                     let alternative = pose.composed(after: link.motion)
-                    guard distinct(alternative, .identity) else { continue }
+                    guard distinct(alternative, .identity, at: infos[anchor].centre) else { continue }
                     let (value, _, _) = contribution(anchor, at: alternative, in: others)
                     if value >= own - margin { ambiguous = true }
                 }
@@ -416,9 +416,11 @@ enum JointAssembly {
 
     /// Two places for a room are one place when they differ by less than a wall's
     /// thickness and a few degrees: what is left between them is refinement, not a choice.
-    static func distinct(_ a: RigidMotion, _ b: RigidMotion) -> Bool {
+    /// Whether two poses put a room (its middle `centre`, in its own frame) in two places: at
+    /// the room, not at its frame's origin (see `AutoAligner.same`).
+    static func distinct(_ a: RigidMotion, _ b: RigidMotion, at centre: PlanPoint) -> Bool {
         abs(normalizedAngle(a.yaw - b.yaw)) > 3 * .pi / 180
-            || PlanPoint(x: a.translation.x - b.translation.x, z: a.translation.z - b.translation.z).length > 0.3
+            || AutoAligner.move(centre, a).distance(to: AutoAligner.move(centre, b)) > 0.3
     }
 
     struct PairKey: Hashable {
@@ -433,12 +435,12 @@ enum JointAssembly {
         var pairs: [PairKey: Placement] = [:]
     }
 
-    static func same(_ a: State, _ b: State, _ tolerances: AutoAligner.Tolerances) -> Bool {
+    static func same(_ a: State, _ b: State, _ infos: [RoomInfo]) -> Bool {
         guard a.placedCount == b.placedCount else { return false }
-        for (x, y) in zip(a.poses, b.poses) {
+        for (index, (x, y)) in zip(a.poses, b.poses).enumerated() {
             switch (x, y) {
             case (nil, nil): continue
-            case let (x?, y?): if distinct(x, y) { return false }
+            case let (x?, y?): if distinct(x, y, at: infos[index].centre) { return false }
             default: return false
             }
         }
