@@ -175,6 +175,13 @@ final class AssemblyTests: XCTestCase {
                                         members: [0, 1], fixed: [0])
         XCTAssertNil(skewed.square, "most walls off the first room's square")
         XCTAssertEqual(skewed.turns[1] ?? 0, -half, accuracy: 0.1 * half, "turned by the wall that meets")
+        // A room its doorway pair left 3° off square (at twice a phone's noise a door's two sides
+        // do that) is turned back too, not left turned.
+        let three = 3 * Double.pi / 180
+        var off = shared
+        off.angle = three
+        let far = WallFaces.headings([off], squares: box(0, 0) + box(1, three), members: [0, 1], fixed: [0])
+        XCTAssertEqual(far.turns[1] ?? 0, -three, accuracy: 0.1 * three)
     }
 
     /// `align ROOM auto` alone: with the other rooms where the truth puts them, the room's best
