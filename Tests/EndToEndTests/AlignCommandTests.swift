@@ -168,4 +168,24 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(apart.stderr.contains("r2 was not placed: no place beside the others is certain enough"), apart.stderr)
         XCTAssertFalse(apart.stderr.contains("the first room"), apart.stderr)
     }
+
+    /// Room files exported from one session are already where they belong: `align --all auto`
+    /// says so, moves none of them and leaves nothing to save.
+    func testRoomsOfOneSessionStayWhereTheyAre() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
+        var paths: [String] = []
+        for capture in home.captures {
+            let room = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("r2, r3, r4, r5, r6 already meet the placed rooms where they are"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("placed no room: nothing changed"), result.stderr)
+        XCTAssertEqual(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before, "no file rewritten")
+    }
 }

@@ -461,6 +461,9 @@ public struct AssemblyResult: Sendable {
     /// Parts that met the rest only through one pair of doors that left neither side a way
     /// out (two homes joined front door to front door?): not placed.
     public var separateHomes: [[Identity]] = []
+    /// Rooms that already met the placed rooms where they were (one session's rooms share its
+    /// frame): left exactly there, in the order of the rooms.
+    public var inPlace: [Identity] = []
 }
 
 extension Workspace {
@@ -486,8 +489,13 @@ extension Workspace {
             for (index, habit) in joint.habits.enumerated() {
                 if let habit { result.habits.append((everyone[index], habit)) }
             }
+            for index in joint.inPlace.sorted() {
+                placed.append(everyone[index])
+                waiting.removeAll { $0 == everyone[index] }
+                result.inPlace.append(everyone[index])
+            }
             // Nearest the anchors first, so the report reads as the building grows.
-            for index in everyone.indices where index >= anchors.count {
+            for index in everyone.indices where index >= anchors.count && !joint.inPlace.contains(index) {
                 let room = everyone[index]
                 if let motion = joint.poses[index], var placement = joint.placements[index] {
                     let plan = try working.planMove(room: room, by: motion)

@@ -48,6 +48,8 @@ enum JointAssembly {
         /// Parts the best assembly joined to the anchors' part through one doorway pair that left
         /// neither side another doorway (see `separateHomes`): not placed.
         var separateHomes: [Set<Int>] = []
+        /// Rooms that already met the anchors where they were (see `alreadyInPlace`): kept there.
+        var inPlace: Set<Int> = []
     }
 
     struct RoomInfo {
@@ -79,7 +81,7 @@ enum JointAssembly {
 
     /// With `trustingAnchor`, rooms are placed around the first room at its best place even when
     /// another fits about as well (`anchorUnsure` still says so).
-    static func assemble(_ rooms: [CapturedRoom], anchors: Set<Int>, trustingAnchor: Bool = false,
+    static func assemble(_ rooms: [CapturedRoom], anchors given: Set<Int>, trustingAnchor: Bool = false,
                          tolerances: AutoAligner.Tolerances = .init()) -> Result {
         let infos = rooms.map { room -> RoomInfo in
             let scene = AutoAligner.Scene([room])
@@ -91,6 +93,8 @@ enum JointAssembly {
         // Rooms on different stories (each says which) meet through no doorway and may lie
         // over one another: they are not scored against each other.
         let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
+        let inPlace = alreadyInPlace(rooms, infos: infos, anchors: given, sameStory: sameStory, tolerances: tolerances)
+        let anchors = given.union(inPlace)
         let links = hypotheses(infos, rooms: rooms, tolerances: tolerances)
         // A room scanned twice agrees with its other scan everywhere, wherever the two are put:
         // left in the search, the pair's large score would favour whichever assembly placed it
@@ -289,7 +293,53 @@ enum JointAssembly {
         }
         let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
         return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure,
-                      separateHomes: separate)
+                      separateHomes: separate, inPlace: inPlace)
+    }
+
+    /// Rooms that already meet the anchors where they are, and so stay: RoomPlan writes every
+    /// room of one session in that session's frame, so rooms exported from one session with the
+    /// first (or put in place before) need no search, and the search's choices across walls
+    /// (a face or a centre line) would only move them off what the phone measured. A room is in
+    /// place when, as it is, a doorway of it meets one of a room in place (widths alike, parallel
+    /// within 1.5 degrees, centres within 10 cm along the wall), nothing contradicts (no doorway
+    /// into a wall, no window into a room), and it overlaps the rooms in place by less than
+    /// half a square metre (two copies of a wall cross by a scan's noise; a room put roughly by
+    /// hand a hand's width into its neighbour does not pass). Rooms scanned in separate
+    /// sessions are in frames of their own (another origin, another heading): one meeting a
+    /// doorway where it lies by chance would take centimetres and a degree of luck.
+    static func alreadyInPlace(_ rooms: [CapturedRoom], infos: [RoomInfo], anchors: Set<Int>, sameStory: [[Bool]],
+                               tolerances: AutoAligner.Tolerances) -> Set<Int> {
+        var kept = anchors
+        var found: Set<Int> = []
+        var changed = true
+        while changed {
+            changed = false
+            for q in rooms.indices where !kept.contains(q) && infos[q].doorCount > 0 {
+                var score = 0.0, overlap = 0.0, contradictions = 0, tight = 0
+                for k in kept where sameStory[q][k]
+                    && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap {
+                    let placement = AutoAligner.score(.identity, source: "", own: infos[q].scene, room: rooms[q],
+                                                      scene: infos[k].scene, tolerances: tolerances)
+                    score += placement.score
+                    overlap += placement.overlap
+                    contradictions += placement.contradictions
+                    if placement.isRescan { contradictions += 1 }
+                    for pair in placement.matchedDoorways {
+                        let mine = infos[q].scene.doorways[pair.x].segment, theirs = infos[k].scene.doorways[pair.y].segment
+                        let direction = theirs.direction.normalized
+                        let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
+                        let turn = abs(mine.direction.normalized.cross(direction))
+                        if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 }
+                    }
+                }
+                if tight > 0 && contradictions == 0 && overlap < 0.5 && score > 0 {
+                    kept.insert(q)
+                    found.insert(q)
+                    changed = true
+                }
+            }
+        }
+        return found
     }
 
     typealias Contribution = (Int, RigidMotion, [RigidMotion?], Int) -> (Double, [SIMD2<Int>], Placement?)

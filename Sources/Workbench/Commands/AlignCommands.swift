@@ -33,7 +33,8 @@ extension Shell {
                     rooms it could not place with certainty. It sets each room across its walls by where its scan
                     laid the walls it shares (on their faces or centre lines, as the whole building tells) and says
                     which. When the first room (it stays) meets the others about as well in another place, nothing
-                    is placed around it unless --best.
+                    is placed around it unless --best. Rooms that already meet the placed rooms where they are (rooms
+                    of one session share its frame) stay exactly there.
                     """,
                 edits: true
             ) { invocation in
@@ -213,8 +214,13 @@ extension Shell {
         } catch {
             throw CommandFailure(error.message, at: invocation.name)
         }
+        if !result.inPlace.isEmpty {
+            let names = result.inPlace.map { handleText($0) }
+            inform("\(names.joined(separator: ", ")) already \(names.count == 1 ? "meets" : "meet") the placed rooms where \(names.count == 1 ? "it is" : "they are") "
+                   + "(a doorway each, nothing contradicting: scanned in one session with them?): left exactly there")
+        }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
-        let settled = placed + result.placed.map(\.room)
+        let settled = placed + result.inPlace + result.placed.map(\.room)
         let settledStories = Set(settled.compactMap { workspace.capture($0)?.effectiveStory })
         if result.firstRoomUnsure, invocation.flag("--best"), let first = placed.first {
             warn("\(handleText(first)), the first room, meets the others in more than one place about equally well: they were placed "
