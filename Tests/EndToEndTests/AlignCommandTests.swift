@@ -187,5 +187,9 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("r2, r3, r4, r5, r6 already meet the placed rooms where they are"), result.stderr)
         XCTAssertTrue(result.stderr.contains("placed no room: nothing changed"), result.stderr)
         XCTAssertEqual(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before, "no file rewritten")
+        // They count as placed from then on: nothing is left for align --all auto.
+        let again = try Harness.run(paths + ["-c", "align --all auto", "-c", "align --all auto"])
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("every open room is placed already"), again.stderr)
     }
 }

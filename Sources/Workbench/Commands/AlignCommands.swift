@@ -25,8 +25,9 @@ extension Shell {
                     --offset D keeps the planes D apart (the wall's thickness, when one scan saw each face);
                     --along D slides the room along the wall; --flip puts it on the same side (a rescan).
                     align ROOM auto finds where ROOM fits beside the rooms already placed (a structure's rooms, the
-                    first room file opened, and rooms aligned since): every doorway pair and wall pair is tried at any
-                    yaw and scored by how much wall and how many doorways then agree and how little the rooms overlap.
+                    first room file opened, rooms found in place, rooms aligned since): every doorway pair and wall
+                    pair is tried at any yaw and scored by how much wall and how many doorways then agree and how
+                    little the rooms overlap.
                     wb prints the winner and the runner-up; when they are too close to call it moves nothing unless
                     --best. align ROOM next moves it to the next candidate; undo takes a placement back.
                     align --all auto places every other room, the most certain first, as one step, and lists the
@@ -218,6 +219,7 @@ extension Shell {
             let names = result.inPlace.map { handleText($0) }
             inform("\(names.joined(separator: ", ")) already \(names.count == 1 ? "meets" : "meet") the placed rooms where \(names.count == 1 ? "it is" : "they are") "
                    + "(a doorway each, nothing contradicting: scanned in one session with them?): left exactly there")
+            session.keepInPlace(result.inPlace)
         }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
         let settled = placed + result.inPlace + result.placed.map(\.room)

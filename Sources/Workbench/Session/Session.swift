@@ -166,14 +166,24 @@ public struct Session: Sendable {
         undoStack.append(HistoryEntry(text: text, step: step, placed: placed))
     }
 
+    /// Rooms `align --all auto` found already in place (they met the placed rooms where they
+    /// were): placed ever since, as no step moved them that undo could take back.
+    public private(set) var keptInPlace: [Identity] = []
+
+    public mutating func keepInPlace(_ rooms: [Identity]) {
+        for room in rooms where !keptInPlace.contains(room) { keptInPlace.append(room) }
+    }
+
     /// The rooms that stay where they are for automatic alignment: a structure's rooms, the
-    /// first room file opened, and rooms aligned by steps that are done (not undone).
+    /// first room file opened, rooms found already in place, and rooms aligned by steps that
+    /// are done (not undone).
     public var placedRooms: [Identity] {
         var result: [Identity] = []
         var seen = Set<Identity>()
         func add(_ room: Identity) { if workspace.exists(room), seen.insert(room).inserted { result.append(room) } }
         for file in workspace.files where file.isStructure { file.rooms.forEach(add) }
         if let first = workspace.files.first(where: { !$0.isStructure }) { first.rooms.forEach(add) }
+        keptInPlace.forEach(add)
         for entry in undoStack { entry.placed.forEach(add) }
         return result
     }
