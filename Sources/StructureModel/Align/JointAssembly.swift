@@ -419,9 +419,11 @@ enum JointAssembly {
     /// first (or put in place before) need no search, and the search's choices across walls
     /// (a face or a centre line) would only move them off what the phone measured. A room is in
     /// place when, as it is, a doorway of it meets one of a room in place (widths alike, parallel
-    /// within 1.5 degrees, centres within 10 cm along the wall), nothing contradicts (no doorway
-    /// into a wall, no window into a room), and it overlaps the rooms in place by less than
-    /// half a square metre (two copies of a wall cross by a scan's noise; a room put roughly by
+    /// within 1.5 degrees, centres within 10 cm along the wall) or walls of it in two directions
+    /// lie along walls of rooms in place (within a degree, half a metre of them side by side, or
+    /// continuing one on its line within 5 cm),
+    /// nothing contradicts (no doorway into a wall, no window into a room), and it overlaps the
+    /// rooms in place by less than half a square metre (two copies of a wall cross by a scan's noise; a room put roughly by
     /// hand a hand's width into its neighbour does not pass). Rooms scanned in separate
     /// sessions are in frames of their own (another origin, another heading): one meeting a
     /// doorway where it lies by chance would take centimetres and a degree of luck.
@@ -434,6 +436,7 @@ enum JointAssembly {
             changed = false
             for q in rooms.indices where !kept.contains(q) && infos[q].doorCount > 0 {
                 var score = 0.0, overlap = 0.0, contradictions = 0, tight = 0
+                var wallDirections: [PlanPoint] = []
                 for k in kept where sameStory[q][k]
                     && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap {
                     let placement = AutoAligner.score(.identity, source: "", own: infos[q].scene, room: rooms[q],
@@ -449,8 +452,29 @@ enum JointAssembly {
                         let turn = abs(mine.direction.normalized.cross(direction))
                         if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 }
                     }
+                    for (mine, theirs, length) in AutoAligner.matches(.identity, own: infos[q].scene, scene: infos[k].scene,
+                                                                        tolerances: tolerances).walls where length >= 0.5 {
+                        let a = infos[q].scene.walls[mine].segment.direction.normalized
+                        let b = infos[k].scene.walls[theirs].segment.direction.normalized
+                        if abs(a.cross(b)) <= sin(1.0 * .pi / 180) { wallDirections.append(a) }
+                    }
+                    // A wall that continues one of theirs on its line (an outside wall along two rooms).
+                    for wall in infos[q].scene.walls {
+                        let a = wall.segment.direction.normalized
+                        for other in infos[k].scene.walls {
+                            let line = other.segment, b = line.direction.normalized
+                            guard abs(a.cross(b)) <= sin(1.0 * .pi / 180),
+                                  abs((wall.segment.midpoint - line.start).cross(b)) <= 0.05 else { continue }
+                            let ends = [wall.segment.start, wall.segment.end].map { ($0 - line.start).dot(b) }
+                            let gap = max(ends.min()! - line.length, -ends.max()!)
+                            if gap >= -0.05 && gap <= 0.6 { wallDirections.append(a) }
+                        }
+                    }
                 }
-                if tight > 0 && contradictions == 0 && overlap < 0.5 && score > 0 {
+                // Without a doorway to a room in place (a second flat beside the first), walls in two
+                // directions, each within a degree of a placed room's wall, hold it on both axes.
+                let walled = wallDirections.contains { a in wallDirections.contains { b in abs(a.cross(b)) >= 0.5 } }
+                if (tight > 0 || walled) && contradictions == 0 && overlap < 0.5 && score > 0 {
                     kept.insert(q)
                     found.insert(q)
                     changed = true

@@ -218,7 +218,7 @@ extension Shell {
         if !result.inPlace.isEmpty {
             let names = result.inPlace.map { handleText($0) }
             inform("\(names.joined(separator: ", ")) already \(names.count == 1 ? "meets" : "meet") the placed rooms where \(names.count == 1 ? "it is" : "they are") "
-                   + "(a doorway each, nothing contradicting: scanned in one session with them?): left exactly there")
+                   + "(doorways or walls meet, nothing contradicts: scanned in one session with them?): left exactly there")
             session.keepInPlace(result.inPlace)
         }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
