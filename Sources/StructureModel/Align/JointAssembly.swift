@@ -434,7 +434,7 @@ enum JointAssembly {
         var changed = true
         while changed {
             changed = false
-            for q in rooms.indices where !kept.contains(q) && infos[q].doorCount > 0 {
+            for q in rooms.indices where !kept.contains(q) {
                 var score = 0.0, overlap = 0.0, contradictions = 0, tight = 0
                 var wallDirections: [PlanPoint] = []
                 for k in kept where sameStory[q][k]
