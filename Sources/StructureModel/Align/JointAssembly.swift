@@ -255,14 +255,11 @@ enum JointAssembly {
                 rounds += 1
                 // Rooms whose place contradicts a neighbour (a doorway into a wall, a window into a
                 // room) or overlaps one go out with each part: they may hold its rooms' places.
-                func doubts(_ state: State) -> Set<Int> {
-                    Set(state.order.filter { q in
-                        guard let pose = state.poses[q], let summary = contribution(q, at: pose, in: state.poses).2 else { return false }
-                        return summary.contradictions > 0 || summary.overlap > 0.5
-                    })
-                }
                 let first = deepest[0]
-                let doubtful = doubts(first)
+                let doubtful = Set(first.order.filter { q in
+                    guard let pose = first.poses[q], let summary = contribution(q, at: pose, in: first.poses).2 else { return false }
+                    return summary.contradictions > 0 || summary.overlap > 0.5
+                })
                 for root in [-1] + first.order {
                     let best = deepest[0]
                     guard root >= 0 || !doubtful.isEmpty else { continue }
