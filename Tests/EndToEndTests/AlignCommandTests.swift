@@ -171,6 +171,28 @@ final class AutoAlignCommandTests: XCTestCase {
 
     /// Room files exported from one session are already where they belong: `align --all auto`
     /// says so, moves none of them and leaves nothing to save.
+    /// Two flats that no doorway joins, each room in a frame of its own: the second is named as a
+    /// part apart, not placed, and its files are not rewritten by `save`.
+    func testASecondHomeIsNamedApartAndLeft() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let flats = BuildingGenerator.generate(BuildingSpec(seed: 7, rooms: 12, coreModelBytes: 1000, noise: 1))
+        var paths: [String] = []
+        for capture in flats.captures {
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(capture.room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("r8, r9, r10, r11, r12 were not placed: their doorways meet one another, but none meets a doorway of the placed rooms"),
+                      result.stderr)
+        XCTAssertTrue(result.stderr.contains("placed 6 rooms"), result.stderr)
+        let after = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        XCTAssertEqual(Array(after[7...]), Array(before[7...]), "the second flat's files are not rewritten")
+        XCTAssertTrue(zip(after[1..<7], before[1..<7]).allSatisfy { $0 != $1 }, "the first flat's rooms were moved and saved")
+    }
+
     func testRoomsOfOneSessionStayWhereTheyAre() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))

@@ -406,6 +406,35 @@ final class AssemblyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(right.count, 7, "rooms of both wings placed")
     }
 
+    /// Two flats side by side that no doorway joins, scanned together: the search hung the second
+    /// on a look-alike door of the first, whose own room it pushed along the hallway to the next
+    /// door, and so on (seed 7: three rooms of the first flat and all five of the second placed
+    /// wrongly, without a word; seed 8: the second flat's five). Put together apart from the
+    /// first, the second scores more than what hanging it there costs the first: it is left,
+    /// as one part, and every room of the first is placed where it belongs.
+    func testASecondHomeNoDoorwayJoinsIsPutTogetherApartNotHungOnTheFirst() {
+        for seed: UInt64 in [7, 8] {
+            let flats = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 12, coreModelBytes: 1000, noise: 1))
+            let parts = doorwayParts(flats)
+            XCTAssertEqual(parts.count, 2, "seed \(seed)")
+            let first = parts.first { $0.contains(0) }!, second = parts.first { !$0.contains(0) }!
+            let result = assemble(flats)
+            for index in second { XCTAssertNil(result.poses[index], "seed \(seed): room \(index) of the second flat") }
+            XCTAssertEqual(result.apart.count, 1, "seed \(seed)")
+            XCTAssertTrue(result.apart.first.map { $0.isSubset(of: second) && $0.count >= second.count - 1 } ?? false,
+                          "seed \(seed): \(result.apart) of \(second)")
+            // Within a wall's thickness (asserted), every room of the first flat but the one opened.
+            XCTAssertEqual(placedNearTheTruth(flats, result, among: first), first.count - 1, "seed \(seed)")
+        }
+        // A home the search first closed early (its placed rooms with one doorway to spare while
+        // rooms remained) is still put together whole: the rest joins it through that doorway.
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 9, rooms: 12, coreModelBytes: 1000, noise: 1))
+        XCTAssertEqual(doorwayParts(home).count, 1)
+        let whole = assemble(home)
+        XCTAssertTrue(whole.apart.isEmpty, "\(whole.apart)")
+        XCTAssertGreaterThanOrEqual(placedNearTheTruth(home, whole), 10)
+    }
+
     /// A rescan agrees with its first scan wherever the two are put, so in the search it
     /// would favour any assembly that placed them early: in this 10-room home with two
     /// rescans, that pulled every room 12 m off through a look-alike door. Rescans are

@@ -461,6 +461,9 @@ public struct AssemblyResult: Sendable {
     /// Parts that met the rest only through one pair of doors that left neither side a way
     /// out (two homes joined front door to front door?): not placed.
     public var separateHomes: [[Identity]] = []
+    /// Parts whose rooms fit one another through their doorways but that no doorway joins to
+    /// the placed rooms (a second home, scanned with the first): not placed, in the order of the rooms.
+    public var apart: [[Identity]] = []
     /// Rooms that already met the placed rooms where they were (one session's rooms share its
     /// frame): left exactly there, in the order of the rooms.
     public var inPlace: [Identity] = []
@@ -486,6 +489,7 @@ extension Workspace {
             let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices), trustingAnchor: best)
             result.firstRoomUnsure = joint.anchorUnsure
             result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }
+            result.apart = joint.apart.map { part in part.sorted().map { everyone[$0] } }
             for (index, habit) in joint.habits.enumerated() {
                 if let habit { result.habits.append((everyone[index], habit)) }
             }

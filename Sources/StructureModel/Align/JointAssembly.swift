@@ -37,6 +37,11 @@ enum JointAssembly {
         var parent: [Int] = []
         /// For each room placed through a doorway pair (not as a rescan), the two doorways' keys.
         var via: [SIMD2<Int>?] = []
+        /// Rooms put together in a part of their own that no doorway joins to the anchors' (a
+        /// second home): each where it sits in the frame of its part's first room, which `part`
+        /// names (-1: not in such a part). They are assigned, not placed.
+        var floating: [RigidMotion?] = []
+        var part: [Int] = []
     }
 
     struct Result {
@@ -56,6 +61,9 @@ enum JointAssembly {
         var separateHomes: [Set<Int>] = []
         /// Rooms that already met the anchors where they were (see `alreadyInPlace`): kept there.
         var inPlace: Set<Int> = []
+        /// Parts of two or more rooms the best assembly put together apart from the anchors'
+        /// (their doorways meet one another, none joins them to the rest): not placed.
+        var apart: [Set<Int>] = []
     }
 
     struct RoomInfo {
@@ -80,6 +88,8 @@ enum JointAssembly {
     /// half the first search's, so more parts fit in the repairs' budget (12-room homes, 60, noise 1:
     /// 59.1 % of rooms right as with 60, a 30-room home 4.4 s instead of 5.3).
     static let repairWidth = 30
+    /// Assemblies kept at each size when the rest is put together apart (see `assemble`).
+    static let apartWidth = 15
     /// A different place for a room scoring within this of the chosen one makes it unsure.
     static let margin = 1.5
     /// Overlap with the placed rooms (m²) beyond which a room's place in the best assembly is
@@ -154,35 +164,50 @@ enum JointAssembly {
         }
 
         var initial = State(poses: Array(repeating: nil, count: rooms.count), used: [], score: 0, placedCount: anchors.count,
-                            parent: Array(repeating: -1, count: rooms.count), via: Array(repeating: nil, count: rooms.count))
+                            parent: Array(repeating: -1, count: rooms.count), via: Array(repeating: nil, count: rooms.count),
+                            floating: Array(repeating: nil, count: rooms.count), part: Array(repeating: -1, count: rooms.count))
         for anchor in anchors { initial.poses[anchor] = .identity }
 
         /// The beam search from `start`, one room more each step: the last step's states, best first.
         // Rooms tried in place, over every search: the repair below may take as many as the first search.
         var work = 0
-        func search(from start: State, width: Int = beamWidth) -> [State] {
+        /// With `apart`, rooms are put together only apart from the placed ones (see below); with
+        /// `collect`, the best three states of each size whose placed rooms have at most two doorways left
+        /// unmet, while rooms remain, are kept in `closed`.
+        var closed: [State] = []
+        func search(from start: State, width: Int = beamWidth, apart: Bool = false, collect: Bool = false) -> [State] {
             var beam = [start]
             var deepest = [start]
             while true {
                 var next: [State] = []
                 for state in beam {
                     var options: [Link] = []
-                    for (p, pose) in state.poses.enumerated() where pose != nil {
-                        for link in linksFrom[p] where state.poses[link.to] == nil
+                    for p in state.poses.indices where !apart && state.poses[p] != nil || state.floating[p] != nil {
+                        for link in linksFrom[p] where state.poses[link.to] == nil && state.floating[link.to] == nil
                             && (link.rescan || !state.used.contains(doorKey(p, link.fromDoor)) && !state.used.contains(doorKey(link.to, link.toDoor))) {
                             options.append(link)
                         }
                     }
                     options.sort { $0.score > $1.score }
                     for link in options.prefix(expansionsPerState) {
-                        let pose = state.poses[link.from]!.composed(after: link.motion)
-                        let (value, matched, _) = contribution(link.to, at: pose, in: state.poses)
                         var child = state
-                        child.poses[link.to] = pose
+                        let value: Double, matched: [SIMD2<Int>]
+                        if let from = state.poses[link.from] {
+                            let pose = from.composed(after: link.motion)
+                            (value, matched, _) = contribution(link.to, at: pose, in: state.poses)
+                            child.poses[link.to] = pose
+                            child.order.append(link.to)
+                            child.parent[link.to] = link.from
+                        } else {
+                            // Within a part of its own, scored against that part's rooms only.
+                            let pose = state.floating[link.from]!.composed(after: link.motion), part = state.part[link.from]
+                            let members = state.floating.indices.map { state.part[$0] == part ? state.floating[$0] : nil }
+                            (value, matched, _) = contribution(link.to, at: pose, in: members)
+                            child.floating[link.to] = pose
+                            child.part[link.to] = part
+                        }
                         child.score += value
                         child.placedCount += 1
-                        child.order.append(link.to)
-                        child.parent[link.to] = link.from
                         if !link.rescan {
                             child.via[link.to] = SIMD2(doorKey(link.from, link.fromDoor), doorKey(link.to, link.toDoor))
                             child.used.insert(doorKey(link.from, link.fromDoor))
@@ -192,6 +217,15 @@ enum JointAssembly {
                             child.used.insert(doorKey(link.to, pair.x))
                             child.used.insert(pair.y)
                         }
+                        next.append(child)
+                        work += 1
+                    }
+                    // Apart, the first room not yet reached may start a part of its own, scoring nothing itself.
+                    if apart, let seed = state.poses.indices.first(where: { state.poses[$0] == nil && state.floating[$0] == nil && !linksFrom[$0].isEmpty }) {
+                        var child = state
+                        child.floating[seed] = .identity
+                        child.part[seed] = seed
+                        child.placedCount += 1
                         next.append(child)
                         work += 1
                     }
@@ -205,6 +239,13 @@ enum JointAssembly {
                 }
                 beam = kept
                 deepest = kept
+                // (A part of one room apart scores nothing: two or more must wait.)
+                for state in kept.prefix(3) where collect {
+                    let placed = state.poses.indices.filter { state.poses[$0] != nil }
+                    let unmet = placed.reduce(0) { $0 + infos[$1].doorCount } - state.used.count
+                    let waiting = state.poses.indices.filter { state.poses[$0] == nil && !linksFrom[$0].isEmpty }
+                    if unmet <= 2 && waiting.count >= 2 { closed.append(state) }
+                }
             }
             return deepest
         }
@@ -213,6 +254,19 @@ enum JointAssembly {
         /// placed: the same score and doorways used as had the search placed only them.
         func replay(_ state: State, keeping keep: Set<Int>) -> State {
             var result = initial
+            // Parts apart stay as they were, their rooms scored against their own part's.
+            for q in state.floating.indices where state.floating[q] != nil && keep.contains(q) {
+                let members = state.floating.indices.map { result.part[$0] == state.part[q] ? result.floating[$0] : nil }
+                let (value, matched, _) = contribution(q, at: state.floating[q]!, in: members)
+                result.floating[q] = state.floating[q]
+                result.part[q] = state.part[q]
+                result.score += value
+                result.placedCount += 1
+                for pair in matched {
+                    result.used.insert(doorKey(q, pair.x))
+                    result.used.insert(pair.y)
+                }
+            }
             for q in state.order where keep.contains(q) {
                 guard let pose = state.poses[q] else { continue }
                 let (value, matched, _) = contribution(q, at: pose, in: result.poses)
@@ -234,7 +288,20 @@ enum JointAssembly {
             return result
         }
 
-        var deepest = search(from: initial)
+        var deepest = search(from: initial, collect: true)
+        let firstWork = work
+        // A second home. Where the rooms placed so far meet one another at every doorway but one or
+        // two (a home's front doors) while rooms remain, those rooms may be a home of their own that
+        // no doorway joins to the first: then the search above hangs it on a look-alike doorway of
+        // the first, whose own room is pushed along to the next doorway, and so on, and its rooms'
+        // agreeing with one another outscores what that costs the first home. So from each such
+        // state the rest is also put together apart (not placed), and wins if that scores more:
+        // a join must be worth more than what it displaces.
+        for state in closed {
+            if let top = search(from: state, width: apartWidth, apart: true).first, top.score > deepest[0].score + 0.5 {
+                deepest.insert(top, at: 0)
+            }
+        }
         // What the first search found: the rooms no repair moved are judged against its beam.
         var original = deepest
         // Repairs. A beam keeps few of the ways a large home's far part can hang on the rest: an
@@ -246,7 +313,7 @@ enum JointAssembly {
         // placements as the first search did (unbounded, a 30-room home took 34 s, not 3.5).
         // 12-room homes (60, noise 1): rooms a doorway chain joins to the first placed right
         // 52.7 -> 59.1 %, wrongly 6.6 -> 3.6 %, left 17.5 -> 12.6 %; homes of 3 to 10 rooms as before.
-        let budget = work + work / 2
+        let budget = work + firstWork / 2
         repair: do {
             var improved = true
             var rounds = 0
@@ -260,15 +327,24 @@ enum JointAssembly {
                     guard let pose = first.poses[q], let summary = contribution(q, at: pose, in: first.poses).2 else { return false }
                     return summary.contradictions > 0 || summary.overlap > 0.5
                 })
-                for root in [-1] + first.order {
+                // A part put together apart is also taken out whole and searched again, joined to the rest.
+                let apartParts = Set(first.part.filter { $0 >= 0 })
+                for root in [-1] + first.order + apartParts.sorted().map({ -2 - $0 }) {
                     let best = deepest[0]
-                    guard root >= 0 || !doubtful.isEmpty else { continue }
-                    var part = doubtful
-                    if root >= 0 { part.insert(root) }
-                    for q in best.order where part.contains(best.parent[q]) { part.insert(q) }
-                    guard part.count < best.order.count else { continue }
+                    guard root >= 0 || root <= -2 || !doubtful.isEmpty else { continue }
+                    let floating = Set(best.floating.indices.filter { best.floating[$0] != nil })
+                    var part: Set<Int>
+                    if root <= -2 {
+                        part = Set(floating.filter { best.part[$0] == -2 - root })
+                        guard !part.isEmpty else { continue }
+                    } else {
+                        part = doubtful
+                        if root >= 0 { part.insert(root) }
+                        for q in best.order where part.contains(best.parent[q]) { part.insert(q) }
+                        guard part.count < best.order.count else { continue }
+                    }
                     guard work < budget else { break repair }
-                    let rest = replay(best, keeping: Set(best.order).subtracting(part))
+                    let rest = replay(best, keeping: Set(best.order).union(floating).subtracting(part))
                     let again = search(from: rest, width: repairWidth)
                     if let top = again.first, top.placedCount >= best.placedCount, top.score > best.score + 0.5 {
                         deepest = again + deepest.filter { old in !again.contains { same($0, old, infos) } }
@@ -279,6 +355,8 @@ enum JointAssembly {
             }
         }
         var best = deepest[0]
+        var apart: [Int: Set<Int>] = [:]
+        for q in rooms.indices where best.floating[q] != nil { apart[best.part[q], default: []].insert(q) }
         for (q, twin) in twins {
             if let first = best.poses[twin.of] { best.poses[q] = first.composed(after: twin.motion) }
         }
@@ -342,6 +420,7 @@ enum JointAssembly {
         let separate = separateHomes(best.poses, anchors: anchors, twins: Set(twins.keys), infos: infos,
                                      contribution: { contribution($0, at: $1, in: $2, skip: $3) })
         for part in separate { unsure.formUnion(part) }
+        for part in apart.values { unsure.formUnion(part) }
         // The first room opened stays, so the rest hangs on where it meets them: a room with one
         // door beside a hallway of many alike may meet them at another door as well, and then the
         // whole rest is as unsure as that door. (Moving one room alone, above, cannot see this:
@@ -406,9 +485,9 @@ enum JointAssembly {
         for (q, twin) in twins where poses[q] != nil {
             if let first = settled.poses[twin.of] { poses[q] = first.composed(after: twin.motion) }
         }
-        let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) })
+        let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) }).union(apart.values.joined())
         return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure,
-                      separateHomes: separate, inPlace: inPlace)
+                      separateHomes: separate, inPlace: inPlace, apart: apart.values.filter { $0.count >= 2 }.sorted { $0.min()! < $1.min()! })
     }
 
     /// Rooms that already meet the anchors where they are, and so stay: RoomPlan writes every
@@ -625,11 +704,11 @@ enum JointAssembly {
     }
 
     static func same(_ a: State, _ b: State, _ infos: [RoomInfo]) -> Bool {
-        guard a.placedCount == b.placedCount else { return false }
-        for (index, (x, y)) in zip(a.poses, b.poses).enumerated() {
+        guard a.placedCount == b.placedCount, a.part == b.part else { return false }
+        for (index, (x, y)) in zip(a.poses + a.floating, b.poses + b.floating).enumerated() {
             switch (x, y) {
             case (nil, nil): continue
-            case let (x?, y?): if distinct(x, y, at: infos[index].centre) { return false }
+            case let (x?, y?): if distinct(x, y, at: infos[index % infos.count].centre) { return false }
             default: return false
             }
         }

@@ -234,12 +234,21 @@ extension Shell {
                  + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again; "
                  + "align --all auto --best places them around its best place anyway")
         }
-        let apart = Set(result.separateHomes.joined())
+        var apart = Set(result.separateHomes.joined())
         for part in result.separateHomes where !result.firstRoomUnsure || invocation.flag("--best") {
             let names = part.map { handleText($0) }
             warn("\(names.joined(separator: ", ")) were not placed: they meet the others only through one pair of doors, and put "
                  + "together there neither part has a doorway left to the outside (two homes' front doors?): put one of them in place "
                  + "by hand (align \(names[0]) using WALL to WALL), then align --all auto again")
+        }
+        // A part on a story where nothing is placed yet is told below, with its story.
+        for part in result.apart where (!result.firstRoomUnsure || invocation.flag("--best"))
+            && part.contains(where: { room in workspace.capture(room)?.effectiveStory.map { settledStories.contains($0) } ?? true }) {
+            let names = part.map { handleText($0) }
+            warn("\(names.joined(separator: ", ")) were not placed: their doorways meet one another, but none meets a doorway of the "
+                 + "placed rooms (another home?): put one of them in place by hand (align \(names[0]) using WALL to WALL), "
+                 + "then align --all auto again")
+            apart.formUnion(part)
         }
         // Rooms of a story where nothing is placed yet: one line for each such story.
         var storyWaiting: [(story: Int, rooms: [String])] = []
