@@ -411,18 +411,23 @@ final class AssemblyTests: XCTestCase {
     /// door, and so on (seed 7: three rooms of the first flat and all five of the second placed
     /// wrongly, without a word; seed 8: the second flat's five). Put together apart from the
     /// first, the second scores more than what hanging it there costs the first: it is left,
-    /// as one part, and every room of the first is placed where it belongs.
+    /// as one part, and every room of the first is placed where it belongs. (Seed 19: the state
+    /// with the first flat placed right was not among the best three of its size, all of which
+    /// had hung the second flat's hallway; it was the best of its set of rooms.)
     func testASecondHomeNoDoorwayJoinsIsPutTogetherApartNotHungOnTheFirst() {
-        for seed: UInt64 in [7, 8] {
+        for seed: UInt64 in [7, 8, 19] {
             let flats = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 12, coreModelBytes: 1000, noise: 1))
             let parts = doorwayParts(flats)
             XCTAssertEqual(parts.count, 2, "seed \(seed)")
             let first = parts.first { $0.contains(0) }!, second = parts.first { !$0.contains(0) }!
             let result = assemble(flats)
             for index in second { XCTAssertNil(result.poses[index], "seed \(seed): room \(index) of the second flat") }
-            XCTAssertEqual(result.apart.count, 1, "seed \(seed)")
-            XCTAssertTrue(result.apart.first.map { $0.isSubset(of: second) && $0.count >= second.count - 1 } ?? false,
-                          "seed \(seed): \(result.apart) of \(second)")
+            // Named as one part: put together apart, or (seed 19, where a repair then hung it outside
+            // the first flat's front door) as a home joined front door to front door.
+            let named = result.apart + result.separateHomes
+            XCTAssertEqual(named.count, 1, "seed \(seed)")
+            XCTAssertTrue(named.first.map { $0.isSubset(of: second) && $0.count >= second.count - 1 } ?? false,
+                          "seed \(seed): \(named) of \(second)")
             // Within a wall's thickness (asserted), every room of the first flat but the one opened.
             XCTAssertEqual(placedNearTheTruth(flats, result, among: first), first.count - 1, "seed \(seed)")
         }

@@ -12,7 +12,8 @@ import Foundation
 /// best complete assembly wins. A room is kept only if no other place for it comes close —
 /// neither in another assembly of the beam nor moved alone within the winning one — and if
 /// it is tied through a doorway to a room that is itself certain; the rest are left where
-/// they are and reported.
+/// they are and reported. Rooms that no doorway joins to the first room's home (a second home)
+/// may be put together apart, in a part of their own, and are then left (see `assemble`).
 enum JointAssembly {
     struct Link {
         var from: Int
@@ -90,6 +91,10 @@ enum JointAssembly {
     static let repairWidth = 30
     /// Assemblies kept at each size when the rest is put together apart (see `assemble`).
     static let apartWidth = 15
+    /// At most this many sets of rooms placed, of each size, are tried with the rest apart.
+    static let apartStarts = 3
+    /// The rest put together apart may take up to the first search's placements over this.
+    static let apartShare = 2
     /// A different place for a room scoring within this of the chosen one makes it unsure.
     static let margin = 1.5
     /// Overlap with the placed rooms (m²) beyond which a room's place in the best assembly is
@@ -172,8 +177,8 @@ enum JointAssembly {
         // Rooms tried in place, over every search: the repair below may take as many as the first search.
         var work = 0
         /// With `apart`, rooms are put together only apart from the placed ones (see below); with
-        /// `collect`, the best three states of each size whose placed rooms have at most two doorways left
-        /// unmet, while rooms remain, are kept in `closed`.
+        /// `collect`, states whose placed rooms have at most two doorways left unmet while rooms
+        /// remain are kept in `closed` (at each size, the best of each of a few sets of rooms placed).
         var closed: [State] = []
         func search(from start: State, width: Int = beamWidth, apart: Bool = false, collect: Bool = false) -> [State] {
             var beam = [start]
@@ -239,12 +244,16 @@ enum JointAssembly {
                 }
                 beam = kept
                 deepest = kept
-                // (A part of one room apart scores nothing: two or more must wait.)
-                for state in kept.prefix(3) where collect {
+                // (A part of one room apart scores nothing: two or more must wait.) The best state of
+                // each set of rooms placed, for a few sets: a state that placed the first home's rooms
+                // right can be down a beam led by ones that hung the second home's hallway early.
+                var sets: Set<[Int]> = []
+                for state in kept where collect && sets.count < apartStarts {
                     let placed = state.poses.indices.filter { state.poses[$0] != nil }
                     let unmet = placed.reduce(0) { $0 + infos[$1].doorCount } - state.used.count
                     let waiting = state.poses.indices.filter { state.poses[$0] == nil && !linksFrom[$0].isEmpty }
-                    if unmet <= 2 && waiting.count >= 2 { closed.append(state) }
+                    guard unmet <= 2 && waiting.count >= 2, sets.insert(placed).inserted else { continue }
+                    closed.append(state)
                 }
             }
             return deepest
@@ -297,7 +306,9 @@ enum JointAssembly {
         // agreeing with one another outscores what that costs the first home. So from each such
         // state the rest is also put together apart (not placed), and wins if that scores more:
         // a join must be worth more than what it displaces.
-        for state in closed {
+        let apartBudget = work + firstWork / apartShare
+        // The largest sets first: with few rooms left they cost little, and a home is rarely a room or two.
+        for state in closed.sorted(by: { $0.placedCount > $1.placedCount }) where work < apartBudget {
             if let top = search(from: state, width: apartWidth, apart: true).first, top.score > deepest[0].score + 0.5 {
                 deepest.insert(top, at: 0)
             }
