@@ -716,12 +716,16 @@ enum JointAssembly {
 
     static func same(_ a: State, _ b: State, _ infos: [RoomInfo]) -> Bool {
         guard a.placedCount == b.placedCount, a.part == b.part else { return false }
-        for (index, (x, y)) in zip(a.poses + a.floating, b.poses + b.floating).enumerated() {
+        // Placed rooms, and rooms apart (each in its part's frame), without copying either.
+        func alike(_ x: RigidMotion?, _ y: RigidMotion?, _ index: Int) -> Bool {
             switch (x, y) {
-            case (nil, nil): continue
-            case let (x?, y?): if distinct(x, y, at: infos[index % infos.count].centre) { return false }
+            case (nil, nil): return true
+            case let (x?, y?): return !distinct(x, y, at: infos[index].centre)
             default: return false
             }
+        }
+        for index in infos.indices where !alike(a.poses[index], b.poses[index], index) || !alike(a.floating[index], b.floating[index], index) {
+            return false
         }
         return true
     }
