@@ -391,8 +391,11 @@ final class AssemblyTests: XCTestCase {
         XCTAssertEqual(parts.count, 2)
         let first = parts.first { $0.contains(0) }!, second = parts.first { !$0.contains(0) }!
         let result = assemble(flats)
-        XCTAssertEqual(result.separateHomes.count, 1)
-        let apart = result.separateHomes.first ?? []
+        // Named as one part: put together apart from the first, or joined to it front door to
+        // front door and then taken for another home.
+        let named = result.apart + result.separateHomes
+        XCTAssertEqual(named.count, 1)
+        let apart = named.first ?? []
         XCTAssertTrue(apart.isSubset(of: second) && apart.count >= 3, "\(apart) of \(second)")
         for index in second { XCTAssertNil(result.poses[index], "room \(index) of the second flat") }
         let placed = placedNearTheTruth(flats, result, among: first)
@@ -438,6 +441,29 @@ final class AssemblyTests: XCTestCase {
         let whole = assemble(home)
         XCTAssertTrue(whole.apart.isEmpty, "\(whole.apart)")
         XCTAssertGreaterThanOrEqual(placedNearTheTruth(home, whole), 10)
+    }
+
+    /// Joining a part to the rest through one doorway pair must be worth more than leaving it
+    /// apart. In this 15-room block of three flats the other two flats were hung on the first
+    /// flat's front door (seed 1: nine rooms 5 to 20 m off, without a word) by a pair scoring
+    /// 3.8 against 8 to 16 for the first flat's own rooms; in seed 8 (one home) a wing was hung
+    /// on a look-alike doorway (eight rooms wrong). Now those rooms are left, said, and every
+    /// room placed is where it belongs.
+    func testAPartJoinedByOneWeakDoorwayPairIsLeftApart() {
+        let block = BuildingGenerator.generate(BuildingSpec(seed: 1, rooms: 15, coreModelBytes: 1000, noise: 1))
+        let first = doorwayParts(block).first { $0.contains(0) }!
+        XCTAssertLessThan(first.count, 10)
+        let result = assemble(block)
+        for index in block.captures.indices where !first.contains(index) {
+            XCTAssertNil(result.poses[index], "room \(index) of another flat")
+        }
+        XCTAssertEqual(placedNearTheTruth(block, result, among: first), first.count - 1)
+        XCTAssertFalse(result.apart.isEmpty, "the other flats named as put together apart")
+
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 8, rooms: 15, coreModelBytes: 1000, noise: 1))
+        XCTAssertEqual(doorwayParts(home).count, 1)
+        // (placedNearTheTruth asserts every room placed is within a wall's thickness.)
+        XCTAssertGreaterThanOrEqual(placedNearTheTruth(home, assemble(home)), 5)
     }
 
     /// A rescan agrees with its first scan wherever the two are put, so in the search it
