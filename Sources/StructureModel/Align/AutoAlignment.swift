@@ -162,7 +162,8 @@ public enum AutoAligner {
         for (i, wall) in own.walls.enumerated() {
             for (j, other) in scene.walls.enumerated() {
                 let slack = (other.segment.length - wall.segment.length) / 2
-                for along in Set([0, slack, -slack]) {
+                // (In this order every run: a Set's order changes from run to run, and so would ties.)
+                for along in slack == 0 ? [0] : [0, slack, -slack] {
                     hypotheses.append((motion(wall.segment, wall.inward, wall.bottom, onto: other.segment, other.inward, other.bottom, along: along),
                                        "wall \(i) onto \(j)"))
                 }

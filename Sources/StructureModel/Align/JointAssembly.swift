@@ -642,7 +642,7 @@ enum JointAssembly {
             if case .door = infos[side / doorSlots].scene.doorways[side % doorSlots].surface.category { return true }
             return false
         }
-        for (edge, count) in pairs where count == 1 {
+        for (edge, count) in pairs.sorted(by: { ($0.key.x, $0.key.y) < ($1.key.x, $1.key.y) }) where count == 1 {
             // Front doors are doors: two wings open into each other through an opening as well.
             guard let doorways = doorwayPairs.first(where: { SIMD2($0.x / doorSlots, $0.y / doorSlots) == edge }),
                   isDoor(doorways.x), isDoor(doorways.y) else { continue }

@@ -290,7 +290,8 @@ enum WallFaces {
             }
         }
         var cluster: [Int: Int] = [:]
-        for k in faced { let r = root(k); if cluster[r] == nil { cluster[r] = cluster.count } }
+        // Numbered in the copies' order: the same unknowns in the same order every run.
+        for k in faced.sorted() { let r = root(k); if cluster[r] == nil { cluster[r] = cluster.count } }
         let outside = cluster.count
         var terms: [Term] = []
         // A wall's copy is off across by up to 2 cm, a doorway's middle along by up to 2.5 cm.
