@@ -94,6 +94,43 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)
     }
 
+    /// A place little agrees with (a doorway and a metre or two of wall: what a look-alike
+    /// doorway gives as well) is not taken unasked. Two rooms of a generated home that meet
+    /// through one opening along one wall: `align r2 auto` shows the best and the runner-up,
+    /// does not move the room, and says why; `--best` takes the best (here the truth); `next`
+    /// still walks the candidates; `align --all auto` leaves the room, said.
+    func testAPlaceTooLittleAgreesWithIsNotTakenUnasked() throws {
+        let folder = try Harness.temporaryFolder(self)
+        // The README's session: `wbgen --rooms 3 --seed 12`, its first two rooms.
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3))
+        let paths = Array(try Harness.captures(of: home, in: folder).paths.prefix(2))
+        let original = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        let shy = try Harness.run(paths + ["-c", "align r2 auto", "-c", "history", "-c", "save"])
+        XCTAssertEqual(shy.status, 0, shy.stderr)
+        let best = try XCTUnwrap(shy.stderr.components(separatedBy: "\n").first { $0.hasPrefix("best: score ") }, shy.stderr)
+        let score = try XCTUnwrap(Double(best.dropFirst("best: score ".count).prefix { $0 != ":" }), best)
+        XCTAssertLessThan(score, AutoAligner.Tolerances().minimumScore, best)
+        XCTAssertTrue(shy.stderr.contains("runner-up: score"), shy.stderr)
+        XCTAssertTrue(shy.stderr.contains("too little agrees: r2 was not moved (a place needs a score of 6.0"), shy.stderr)
+        XCTAssertFalse(shy.stdout.contains("align r2"), "no step in the history: \(shy.stdout)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[1])), original, "nothing moved, nothing saved")
+
+        let stepped = try Harness.run(paths + ["-c", "align r2 auto", "-c", "align r2 next"])
+        XCTAssertTrue(stepped.stderr.contains("r2 placed (candidate 1 of"), stepped.stderr)
+        let all = try Harness.run(paths + ["-c", "align --all auto"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stderr.contains("r2 was not placed: no place beside the others is certain enough"), all.stderr)
+
+        let taken = try Harness.run(paths + ["-q", "-c", "align r2 auto --best", "-c", "save"])
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        guard case .room(let moved) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[1])))) else {
+            return XCTFail()
+        }
+        let relative = home.captures[0].placement.inverse.composed(after: home.captures[1].placement)
+        let expected = home.captures[1].room.walls[0].moved(by: relative).transform.translation
+        XCTAssertLessThan(moved.walls[0].transform.translation.distance(to: expected), 0.45, "--best took the truth (within a wall's thickness)")
+    }
+
     /// The same rooms assembled twice give the same files, byte for byte: nothing the search
     /// chooses may follow the order a Set or a Dictionary happens to list things in, which
     /// Swift changes from run to run (this block of three flats, seed 35, placed four rooms of

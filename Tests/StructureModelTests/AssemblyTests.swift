@@ -575,7 +575,8 @@ final class AssemblyTests: XCTestCase {
         }
         let square = [PlanPoint(x: 0, z: 0), PlanPoint(x: 4, z: 0), PlanPoint(x: 4, z: 4), PlanPoint(x: 0, z: 4)]
         let hall = room(square, doors: [0, 2], tag: 1)
-        let other = room(square.map { ($0 * 0.75).rotated(by: 1.1) + PlanPoint(x: 9, z: -3) }, doors: [1], tag: 2)
+        // (Its whole 4 m wall along the hall's and the door: enough to be placed, see minimumScore.)
+        let other = room(square.map { $0.rotated(by: 1.1) + PlanPoint(x: 9, z: -3) }, doors: [1], tag: 2)
         let result = JointAssembly.assemble([hall, other], anchors: [0])
         XCTAssertNil(result.poses[1], "two places fit as well: not guessed")
         XCTAssertTrue(result.unsure.contains(1))

@@ -430,7 +430,7 @@ enum JointAssembly {
                     if value >= own - margin || value >= tolerances.ambiguity * own { return true }
                 }
             }
-            if own <= 0 { return true }
+            if own < tolerances.minimumScore { return true }
             if let summary, summary.overlap > overlapLimit || summary.contradictions > 1 { return true }
             return false
         }

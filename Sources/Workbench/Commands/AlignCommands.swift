@@ -14,7 +14,7 @@ extension Shell {
                           OptionSpec("--along", value: .number, valueName: "D",
                                      help: "shift the room D along the other's wall or door from centred"),
                           OptionSpec("--all", help: "align --all auto: every room that is not placed yet"),
-                          OptionSpec("--best", help: "with auto: move even when too close to call (with --all: around an unsure first room)")],
+                          OptionSpec("--best", help: "with auto: move even when too close to call or too little agrees (with --all: around an unsure first room)")],
                 summary: "put a room where it belongs: one of its walls (doors) onto another room's",
                 details: """
                     align ROOM using WALL to WALL: turns and moves ROOM (and everything in it) so that its WALL and
@@ -28,8 +28,10 @@ extension Shell {
                     first room file opened, rooms found in place, rooms aligned since): every doorway pair and wall
                     pair is tried at any yaw and scored by how much wall and how many doorways then agree and how
                     little the rooms overlap.
-                    wb prints the winner and the runner-up; when they are too close to call it moves nothing unless
-                    --best. align ROOM next moves it to the next candidate; undo takes a placement back.
+                    wb prints the winner and the runner-up; when they are too close to call, or too little agrees
+                    with the winner (a score under 6: a doorway and a metre or two of wall, which a look-alike doorway
+                    gives as well), it moves nothing unless --best. align ROOM next moves it to the next candidate;
+                    undo takes a placement back.
                     align --all auto places every other room, the most certain first, as one step, and lists the
                     rooms it could not place with certainty. It sets each room across its walls by where its scan
                     laid the walls it shares (on their faces or centre lines, as the whole building tells) and says
@@ -165,6 +167,13 @@ extension Shell {
             lastAutoAlignment = (room, result.candidates, nil)
             inform("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
                    + "align \(handleText(room)) next tries the next)")
+            return
+        }
+        if result.isWeak && !invocation.flag("--best") {
+            lastAutoAlignment = (room, result.candidates, nil)
+            inform("too little agrees: \(handleText(room)) was not moved (a place needs a score of "
+                   + "\(formatted(AutoAligner.Tolerances().minimumScore, digits: 1)), about 3 m of wall and a doorway agreeing; "
+                   + "align \(handleText(room)) auto --best takes the best, align \(handleText(room)) next tries the next)")
             return
         }
         // Across its walls by where its capture lays them, as the rooms it meets tell.
