@@ -5,7 +5,7 @@ import StructureModel
 
 let usage = """
     usage: wbgen [--rooms N] [--stories S] [--seed K] [--core-model-kb KB]
-                 [--noise X] [--rescans K] --out FOLDER
+                 [--noise X] [--rescans K] [--real-doorways] --out FOLDER
 
     Writes into FOLDER:
       structure.json      the whole building as one CapturedStructure (exact)
@@ -17,6 +17,9 @@ let usage = """
     --noise X scales the captures' noise: 1 (the default) is a phone's (walls off by
     up to 3 cm and 0.5°, some split or partly scanned), 0 exact captures.
     --rescans K scans K rooms a second time, in sessions of their own.
+    --real-doorways makes doorways as real exports show them: doors of a few standard
+    widths, the two sides of one up to 8 cm apart in width, now and then one a side
+    does not see or sees a metre wider.
     The same options give the same bytes on every machine.
     """
 
@@ -46,7 +49,7 @@ func parse(_ list: [String]) -> (BuildingSpec, String) {
         return number
     }
     var rooms = spec.rooms, stories = spec.stories, seed = spec.seed, coreModelBytes = spec.coreModelBytes
-    var noise = spec.noise, rescans = spec.rescans
+    var noise = spec.noise, rescans = spec.rescans, realDoorways = spec.realDoorways
     while let argument = arguments.popFirst() {
         switch argument {
         case "--rooms": rooms = number(for: argument)
@@ -55,6 +58,7 @@ func parse(_ list: [String]) -> (BuildingSpec, String) {
         case "--core-model-kb": coreModelBytes = number(for: argument) * 1000
         case "--noise": noise = fraction(for: argument)
         case "--rescans": rescans = number(for: argument)
+        case "--real-doorways": realDoorways = true
         case "--out": output = value(for: argument)
         case "-h", "--help":
             print(usage)
@@ -63,7 +67,7 @@ func parse(_ list: [String]) -> (BuildingSpec, String) {
         }
     }
     spec = BuildingSpec(seed: seed, rooms: rooms, stories: stories, coreModelBytes: coreModelBytes,
-                        noise: noise, rescans: rescans)
+                        noise: noise, rescans: rescans, realDoorways: realDoorways)
     guard let output else { fail("--out FOLDER is required\n\(usage)") }
     return (spec, output)
 }

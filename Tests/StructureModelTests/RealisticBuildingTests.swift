@@ -498,4 +498,40 @@ final class RealisticBuildingTests: XCTestCase {
         XCTAssertEqual(exact.captures.map(\.placement), a.captures.prefix(10).map(\.placement))
         XCTAssertNotEqual(bytes(exact)[2], bytes(a)[2], "noise changes the captures")
     }
+
+    /// `realDoorways`: doors of standard widths in the building; the two sides of a doorway up
+    /// to 8 cm apart in width (most), now and then a metre apart (one side saw it run into
+    /// what is beside it); some doorways seen from one side only, which the ground truth says
+    /// (their provenance lists one capture). The same spec gives the same bytes.
+    func testRealDoorwaysAreStandardLookAlikesSeenUnevenly() {
+        let spec = BuildingSpec(seed: 31, rooms: 24, coreModelBytes: 100, realDoorways: true)
+        let home = BuildingGenerator.generate(spec)
+        XCTAssertEqual(home.groundTruthJSON(), BuildingGenerator.generate(spec).groundTruthJSON())
+        for door in home.structure.merged.doors {
+            XCTAssertTrue([0.76, 0.81, 0.86].contains { abs(Double(door.dimensions.x) - $0) < 1e-4 }, "\(door.dimensions.x)")
+        }
+        var widths: [String: Double] = [:]
+        for capture in home.captures {
+            for doorway in capture.room.doors + capture.room.openings { widths[doorway.identifier] = Double(doorway.dimensions.x) }
+        }
+        var close = 0, wide = 0, differences: [Double] = []
+        for truth in home.provenance where truth.array == .doors || truth.array == .openings {
+            let seen = truth.sources.compactMap { widths[$0.identifier] }
+            XCTAssertEqual(seen.count, truth.sources.count, "the ground truth lists only what the captures hold")
+            guard seen.count == 2 else { continue }
+            let difference = abs(seen[0] - seen[1])
+            differences.append(difference)
+            if difference <= 0.08 + 1e-4 { close += 1 } else { wide += 1 }
+            XCTAssertLessThanOrEqual(difference, 1.1 + 0.08 + 1e-4)
+        }
+        // Some doorways are seen from one side only: the same home without has more in its captures.
+        let plain = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 24, coreModelBytes: 100))
+        func doorways(_ building: GeneratedBuilding) -> Int { building.captures.reduce(0) { $0 + $1.room.doors.count + $1.room.openings.count } }
+        XCTAssertEqual(home.structure.merged.doors.count + home.structure.merged.openings.count,
+                       plain.structure.merged.doors.count + plain.structure.merged.openings.count)
+        XCTAssertLessThan(doorways(home), doorways(plain), "some doorways are seen from one side only")
+        XCTAssertGreaterThan(wide, 0, "some are seen much wider from one side")
+        XCTAssertGreaterThan(close, wide * 2, "most differ by a scan's noise")
+        XCTAssertGreaterThan(differences.filter { $0 > 0.03 && $0 <= 0.08 }.count, 0, "beyond the 3 cm of the default noise")
+    }
 }

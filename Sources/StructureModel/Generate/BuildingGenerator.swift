@@ -60,6 +60,8 @@ public enum BuildingGenerator {
         var outline: [GridPoint]
         var floorY: Double
         var height: Double
+        /// Doors of a few standard widths (see `BuildingSpec.realDoorways`).
+        var standardDoors = false
     }
 
     public static func generate(_ spec: BuildingSpec) -> GeneratedBuilding {
@@ -77,7 +79,8 @@ public enum BuildingGenerator {
             let plan = FloorLayout.story(story, rooms: count, rng: &rng)
             let walls = StoryWalls(rooms: plan.rooms.map(\.polygon), exteriorThickness: exteriorThickness, rng: &rng)
             let model = StoryModel(walls: walls, firstRoom: rooms.count, outline: walls.outline(),
-                                   floorY: groundFloorY + Double(story) * storyHeight, height: rng.double(2.35, 2.75))
+                                   floorY: groundFloorY + Double(story) * storyHeight, height: rng.double(2.35, 2.75),
+                                   standardDoors: spec.realDoorways)
             for (local, room) in plan.rooms.enumerated() {
                 rooms.append(makeRoom(room, local: local, story: story, model: model, spec: spec, rng: &rng))
             }
@@ -122,7 +125,7 @@ public enum BuildingGenerator {
                                                                             rng.double(-0.1, 0.1)))
                 .apply(to: .identity)
             nested.append(exact)
-            var noise = ScanNoise(scale: spec.noise, rng: SplitMix(seed: streamSeed(spec.seed, stream: 1, index: index)))
+            var noise = ScanNoise(scale: spec.noise, realDoorways: spec.realDoorways, rng: SplitMix(seed: streamSeed(spec.seed, stream: 1, index: index)))
             let (scanned, sources) = noise.apply(to: exact, freshIdentifiers: false)
             let label = room.plan.label
             captures.append(GeneratedCapture(
@@ -218,6 +221,10 @@ public enum BuildingGenerator {
                      nearEnd: Bool = false, rng: inout SplitMix) -> Cutout? {
         let piece = model.walls.pieces[index]
         var width = isOpening ? rng.double(0.9, 1.6) : rng.double(0.75, 0.95)
+        if model.standardDoors && !isOpening {
+            // The same draw (the rest of the building as without), onto a standard width.
+            width = [0.76, 0.81, 0.86][min(2, Int((width - 0.75) / 0.2 * 3))]
+        }
         width = min(width, piece.length - 2 * margin)
         guard width >= 0.7 else { return nil }
         let height = isOpening ? rng.double(2.0, 2.2) : rng.double(1.95, 2.1)

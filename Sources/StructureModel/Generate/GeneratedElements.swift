@@ -75,7 +75,7 @@ extension BuildingGenerator {
             let placement = RigidMotion(
                 yaw: rng.double(-.pi, .pi),
                 translation: SIMD3(rng.double(-6, 6), rng.double(-0.4, 0.4), rng.double(-6, 6)))
-            var noise = ScanNoise(scale: spec.noise, rng: SplitMix(seed: streamSeed(spec.seed, stream: 3, index: index)))
+            var noise = ScanNoise(scale: spec.noise, realDoorways: spec.realDoorways, rng: SplitMix(seed: streamSeed(spec.seed, stream: 3, index: index)))
             let (scanned, sources) = noise.apply(to: exact, freshIdentifiers: true)
             let label = room.plan.label
             result.append(GeneratedCapture(

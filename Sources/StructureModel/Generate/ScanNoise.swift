@@ -8,9 +8,28 @@ import Foundation
 /// along it by up to 1 cm and in width by up to ±1.5 cm, so the two sides of one door
 /// differ by at most 3 cm. Objects move up to 2 cm each way and turn up to 0.5°, floor
 /// corners move up to 2 cm, section centres up to 5 cm.
+///
+/// With `realDoorways` (see `BuildingSpec.realDoorways`), a doorway's width is off by up to
+/// ±4 cm and its middle by up to 2.5 cm along its wall; 1 in 10 is not seen at all, and 1 in
+/// 12 is seen 0.3 to 1.1 m wider on one side. These draws come from a stream of their own,
+/// so the rest of each capture is as without.
 struct ScanNoise {
     let scale: Double
+    var realDoorways = false
     var rng: SplitMix
+    /// The draws for `realDoorways`, apart from `rng`.
+    var doorwayRng = SplitMix(seed: 0)
+
+    init(scale: Double, realDoorways: Bool = false, rng: SplitMix) {
+        self.scale = scale
+        self.realDoorways = realDoorways
+        self.rng = rng
+        var seeder = rng
+        doorwayRng = SplitMix(seed: seeder.next() ^ 0x5EED_D00B_5EED_D00B)
+    }
+
+    static let unseenChance = 0.1
+    static let widenedChance = 1.0 / 12
 
     static let maxYaw = 0.5 * Double.pi / 180
     static let splitChance = 0.08
@@ -54,6 +73,21 @@ struct ScanNoise {
                 if part.identifier != wall.identifier, let original = originalOf[wall.identifier] {
                     sources[original, default: []].append(part.identifier)
                 }
+            }
+        }
+        if realDoorways {
+            // Doorways one side does not see: out of this capture, and out of what stands for them.
+            for key in [CapturedRoom.ArrayKey.doors, .openings] {
+                var unseen: Set<String> = []
+                for surface in room.surfaces(key) where doorwayRng.double(0, 1) < Self.unseenChance * min(1, scale) {
+                    unseen.insert(surface.identifier)
+                }
+                guard !unseen.isEmpty else { continue }
+                switch key {
+                case .doors: room.doors.removeAll { unseen.contains($0.identifier) }
+                default: room.openings.removeAll { unseen.contains($0.identifier) }
+                }
+                for (original, now) in sources { sources[original] = now.filter { !unseen.contains($0) } }
             }
         }
         for i in room.objects.indices { room.objects[i] = jittered(room.objects[i]) }
@@ -127,8 +161,20 @@ struct ScanNoise {
                 var element = room.surfaces(child.key)[child.index]
                 var childCentre = partCentre + turned * (child.along - middle + jitter(0.01))
                 childCentre.y = element.transform.translation.y
+                var widening = 0.0
+                if realDoorways && child.key != .windows {
+                    // On top of the ±1 cm and ±1.5 cm above: ±2.5 cm along, ±4 cm in width.
+                    childCentre += turned * (doorwayRng.double(-0.015, 0.015) * scale)
+                    widening = doorwayRng.double(-0.025, 0.025) * scale
+                    if doorwayRng.double(0, 1) < Self.widenedChance * min(1, scale) {
+                        // Run into what is beside it (a wardrobe, the next leaf): wider to one side.
+                        let extra = doorwayRng.double(0.3, 1.1)
+                        widening += extra
+                        childCentre += turned * (extra / 2 * (doorwayRng.chance(0.5) ? 1 : -1))
+                    }
+                }
                 element.transform = BuildingGenerator.surfaceTransform(direction: turned, centre: childCentre)
-                element.dimensions.x += Float(jitter(0.015))
+                element.dimensions.x += Float(jitter(0.015) + widening)
                 element.parentIdentifier = part.identifier
                 room.replace(child.key, at: child.index, with: element)
             }
