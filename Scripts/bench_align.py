@@ -132,10 +132,11 @@ def as_ios16(path):
         json.dump(room, f)
 
 
-def run(wb, wbgen, work, seed, noise, rooms, rescans, ios16=False):
-    folder = os.path.join(work, f"s{seed}-n{noise}-r{rescans}" + ("-ios16" if ios16 else ""))
+def run(wb, wbgen, work, seed, noise, rooms, rescans, ios16=False, real_doorways=False):
+    folder = os.path.join(work, f"s{seed}-n{noise}-r{rescans}" + ("-ios16" if ios16 else "") + ("-rd" if real_doorways else ""))
     subprocess.run([wbgen, "--rooms", str(rooms), "--seed", str(seed), "--noise", str(noise),
-                    "--rescans", str(rescans), "--core-model-kb", "1", "--out", folder],
+                    "--rescans", str(rescans), "--core-model-kb", "1", "--out", folder]
+                   + (["--real-doorways"] if real_doorways else []),
                    check=True, stdout=subprocess.DEVNULL)
     truth = json.load(open(os.path.join(folder, "ground-truth.json")))
     os.makedirs(os.path.join(folder, "original"))
@@ -165,9 +166,12 @@ def main():
     rows = []
     joined = []
     size = f", {fixed_rooms} rooms" if fixed_rooms else ""
-    settings = ((1, 0, False, "noise 1" + size), (0, 0, False, "noise 0" + size), (1, 2, False, "noise 1, 2 rescans" + size),
-                (1, 0, True, "noise 1, iOS 16" + size))
-    for noise, rescans, ios16, label in settings:
+    # Real doorways (wbgen --real-doorways): doors of standard widths, the two sides of one up
+    # to 8 cm apart, some seen from one side only or a metre wider, as in a real RoomPlan home.
+    settings = ((1, 0, False, False, "noise 1" + size), (0, 0, False, False, "noise 0" + size),
+                (1, 2, False, False, "noise 1, 2 rescans" + size), (1, 0, True, False, "noise 1, iOS 16" + size),
+                (1, 0, False, True, "real doorways" + size))
+    for noise, rescans, ios16, real_doorways, label in settings:
         counts = {"right": 0, "across": 0, "wrong": 0, "left": 0}
         shared = dict(counts)
         reached = dict(counts)
@@ -175,7 +179,7 @@ def main():
         errors = []
         for seed in range(1, seeds + 1):
             rooms = fixed_rooms or 3 + seed % 8
-            results, seconds, output = run(wb, wbgen, work, seed, noise, rooms, rescans, ios16)
+            results, seconds, output = run(wb, wbgen, work, seed, noise, rooms, rescans, ios16, real_doorways)
             slowest = max(slowest, seconds)
             for name, kind, metres, degrees, sharing, reachable in results:
                 counts[kind] += 1
