@@ -120,4 +120,48 @@ final class MergeTests: XCTestCase {
         let findings = StructureMerger.merge(rooms).report.findings
         XCTAssertTrue(findings.contains { $0.hasPrefix("story 0: the rooms' floors overlap by") }, "\(findings)")
     }
+
+    /// Real rooms see one doorway very differently: one as a double door where the next saw two
+    /// doors, one as a metre wider than its neighbour did (both in a real 5-room home that
+    /// Apple's merge made 17 doors into 12). Rooms in place, on one line and sharing half the
+    /// narrower's width, they are one door, the widest copy surviving; three copies are said.
+    func testOneDoorwaySeenAsTwoOrMuchWiderIsOneDoor() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, coreModelBytes: 100, noise: 0))
+        var rooms = building.structure.rooms
+        let plain = StructureMerger.merge(rooms)
+        // A door both rooms of a pair saw, and which copy is which room's.
+        var found: (a: Int, b: Int, i: Int, j: Int)?
+        for a in rooms.indices {
+            for b in rooms.indices where b > a && found == nil {
+                for (i, x) in rooms[a].doors.enumerated() {
+                    for (j, y) in rooms[b].doors.enumerated() where x.planSegment.midpoint.distance(to: y.planSegment.midpoint) < 0.5 {
+                        found = (a, b, i, j)
+                    }
+                }
+            }
+        }
+        let pair = try XCTUnwrap(found, "two rooms share a door")
+        func leaf(_ door: Surface, width: Double, along: Double, _ tag: String) -> Surface {
+            var copy = door
+            let shift = door.transform.column(0) * along
+            copy.transform.elements[12] += Float(shift.x)
+            copy.transform.elements[14] += Float(shift.z)
+            copy.dimensions.x = Float(width)
+            copy.identifier = tag + String(door.identifier.dropFirst(tag.count))
+            return copy
+        }
+        let door = rooms[pair.b].doors[pair.j]
+        let width = Double(door.dimensions.x)
+        // Room b saw two leaves where room a saw one door; room a's copy is then run 0.9 m wider.
+        rooms[pair.b].doors[pair.j] = leaf(door, width: width * 0.45, along: -width * 0.27, "AAAAAAAA")
+        rooms[pair.b].doors.append(leaf(door, width: width * 0.45, along: width * 0.27, "BBBBBBBB"))
+        let two = StructureMerger.merge(rooms)
+        XCTAssertEqual(two.structure.merged.doors.count, plain.structure.merged.doors.count, "the two leaves and the door are one")
+        XCTAssertTrue(two.report.findings.contains { $0.hasPrefix("3 doors from 2 rooms became one") }, "\(two.report.findings)")
+        rooms[pair.b] = building.structure.rooms[pair.b]
+        rooms[pair.a].doors[pair.i] = leaf(rooms[pair.a].doors[pair.i], width: width + 0.9, along: 0.45, "CCCCCCCC")
+        let wide = StructureMerger.merge(rooms)
+        XCTAssertEqual(wide.structure.merged.doors.count, plain.structure.merged.doors.count)
+        XCTAssertTrue(wide.structure.merged.doors.contains { $0.identifier.hasPrefix("CCCCCCCC") }, "the widest copy survives")
+    }
 }

@@ -143,7 +143,12 @@ public enum StructureMerger {
                 survivor = joinedWall(members.map(\.surface))
                 if members.count > 1 { report.joinedWalls += 1 }
             } else {
-                survivor = members[0].surface
+                // The first room's copy; where the copies are of unlike widths (one side saw a
+                // double door as one, or a doorway run into what is beside it), the widest, as
+                // Apple's merge keeps it.
+                let widths = members.map { Double($0.surface.dimensions.x) }
+                survivor = widths.max()! - widths.min()! > options.doorWidth
+                    ? members[widths.firstIndex(of: widths.max()!)!].surface : members[0].surface
                 if members.count > 2 {
                     report.findings.append("\(members.count) \(kind.plural) from \(Set(members.map(\.room)).count) rooms became one "
                                            + "(\(survivor.identifier.prefix(8))): more than the two sides of one doorway")
@@ -171,14 +176,21 @@ public enum StructureMerger {
     }
 
     /// Two sides of one door, window or opening: parallel, close, about as wide, at the
-    /// same height.
+    /// same height. Or, at the same height, on one line (a wall's thickness apart at most)
+    /// and sharing at least half the narrower's width however unlike their widths: real
+    /// rooms see one doorway very differently (in a real 5-room home merged by Apple, one
+    /// room saw a double door as one 1.93 m door where the next saw two of 0.82 and 0.92 m,
+    /// another a 3.78 m door where its neighbour saw 0.62 m; Apple's merge made each one
+    /// door). Rooms to be merged are in place, so a look-alike elsewhere cannot pass for it.
     static func sameOpening(_ a: Surface, _ b: Surface, _ options: MergeOptions) -> Bool {
         let s = a.planSegment, t = b.planSegment
-        guard s.midpoint.distance(to: t.midpoint) <= options.doorGap,
-              abs(Double(a.dimensions.x) - Double(b.dimensions.x)) <= options.doorWidth,
-              abs(a.transform.translation.y - b.transform.translation.y) <= 0.3 else { return false }
-        guard s.length > 0, t.length > 0 else { return true }
-        return s.overlap(with: t).angle * 180 / .pi <= 10
+        guard abs(a.transform.translation.y - b.transform.translation.y) <= 0.3 else { return false }
+        let alike = abs(Double(a.dimensions.x) - Double(b.dimensions.x)) <= options.doorWidth
+        guard s.length > 0, t.length > 0 else { return alike && s.midpoint.distance(to: t.midpoint) <= options.doorGap }
+        let overlap = s.overlap(with: t)
+        guard overlap.angle * 180 / .pi <= 10 else { return false }
+        if alike && s.midpoint.distance(to: t.midpoint) <= options.doorGap { return true }
+        return abs(overlap.offset) <= options.doorGap && overlap.length >= 0.5 * min(s.length, t.length)
     }
 
     /// The structure-level wall for copies of one wall: the longest copy, keeping its
