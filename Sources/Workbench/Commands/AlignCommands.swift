@@ -261,6 +261,7 @@ extension Shell {
         }
         // Rooms of a story where nothing is placed yet: one line for each such story.
         var storyWaiting: [(story: Int, rooms: [String])] = []
+        var uncertain: [String] = []
         for room in result.unplaced where (!result.firstRoomUnsure || invocation.flag("--best")) && !apart.contains(room) {
             if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
                settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
@@ -271,7 +272,18 @@ extension Shell {
                 }
                 continue
             }
-            warn("\(handleText(room)) was not placed: no place beside the others is certain enough (align \(handleText(room)) auto shows the candidates)")
+            uncertain.append(handleText(room))
+        }
+        // One line for them all (a real home's five rooms were five lines saying the same), in
+        // handle order (r2 before r10).
+        uncertain.sort { a, b in
+            let (x, y) = (Int(a.drop { !$0.isNumber }) ?? .max, Int(b.drop { !$0.isNumber }) ?? .max)
+            return x != y ? x < y : a < b
+        }
+        if let first = uncertain.first {
+            let they = uncertain.count == 1 ? "\(first) was not placed: no place beside the others is certain enough"
+                : "\(uncertain.joined(separator: ", ")) were not placed: no place beside the others is certain enough for any of them"
+            warn("\(they) (align \(first) auto shows the candidates)")
         }
         for (story, rooms) in storyWaiting {
             let they = rooms.count == 1 ? "\(rooms[0]) was not placed: it is" : "\(rooms.joined(separator: ", ")) were not placed: they are"
