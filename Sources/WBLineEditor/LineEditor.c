@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 #include <editline/readline.h>
 
 static volatile sig_atomic_t interrupted = 0;
@@ -59,7 +60,17 @@ static int wble_getc(FILE *stream) {
 }
 
 void wble_initialize(const char *name) {
-    setlocale(LC_CTYPE, "");
+    /* libedit turns the prompt and every line into wide characters by the locale's rules,
+       and crashes (a NULL wide string) on bytes the locale cannot decode: a file named
+       "café" under LC_ALL=C (containers, cron, CI) ended wb at its first prompt. So, as
+       Python does with the C locale, the plain C or POSIX locale is taken as C.UTF-8 for
+       characters; the prompt is made decodable below whatever the locale. */
+    const char *chosen = setlocale(LC_CTYPE, "");
+    if (chosen == NULL || strcmp(chosen, "C") == 0 || strcmp(chosen, "POSIX") == 0) {
+        if (setlocale(LC_CTYPE, "C.UTF-8") == NULL && setlocale(LC_CTYPE, "C.utf8") == NULL) {
+            setlocale(LC_CTYPE, chosen ? chosen : "C");
+        }
+    }
     rl_readline_name = name;
     rl_getc_function = wble_getc;
     rl_catch_signals = 0;
@@ -71,8 +82,39 @@ void wble_initialize(const char *name) {
     sigaction(SIGINT, &action, NULL);
 }
 
+/* A copy of `text` that the locale can decode: bytes it cannot are shown as '?'. */
+static char *decodable(const char *text) {
+    size_t length = strlen(text);
+    char *copy = malloc(length + 1);
+    if (copy == NULL) return NULL;
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    size_t in = 0, out = 0;
+    while (in < length) {
+        wchar_t wide;
+        size_t used = mbrtowc(&wide, text + in, length - in, &state);
+        if (used == (size_t)-1 || used == (size_t)-2 || used == 0) {
+            copy[out++] = used == 0 ? text[in] : '?';
+            in += 1;
+            memset(&state, 0, sizeof state);
+            continue;
+        }
+        memcpy(copy + out, text + in, used);
+        in += used;
+        out += used;
+    }
+    copy[out] = '\0';
+    return copy;
+}
+
 char *wble_readline(const char *prompt) {
     interrupted = 0;
+    if (prompt != NULL && mbstowcs(NULL, prompt, 0) == (size_t)-1) {
+        char *shown = decodable(prompt);
+        char *line = readline(shown ? shown : "> ");
+        free(shown);
+        return line;
+    }
     return readline(prompt);
 }
 

@@ -170,4 +170,19 @@ final class TerminalOutputTests: XCTestCase {
         XCTAssertTrue(always.stdout.contains("\u{1B}[1;36mr1\u{1B}[0m"), "--color always colours a pipe")
         XCTAssertTrue(always.stderr.contains("\u{1B}[31merror:\u{1B}[0m"))
     }
+
+    /// Under the C locale (containers, cron, CI often have no LANG), libedit cannot decode a
+    /// prompt with a non-ASCII name and crashed at the first prompt (a file named "café").
+    /// Now the prompt shows, non-ASCII input reaches the command, and wb leaves normally.
+    func testANonASCIINameUnderTheCLocaleDoesNotCrashTheShell() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "café.json")
+        for environment: [String: String?] in [["LC_ALL": "C", "LANG": nil], ["LC_ALL": nil, "LANG": nil, "LC_CTYPE": "POSIX"]] {
+            let run = try Terminal.run(["-q", path], environment: environment, columns: 100, prompt: "wb café> ",
+                                       steps: [.init("echo hi café\r", "hi café\r\n"), .init("quit\r")])
+            XCTAssertNil(run.problem, "\(environment): \(run.out)")
+            XCTAssertEqual(run.status, 0, run.out)
+            XCTAssertFalse(run.out.contains("crashed"), run.out)
+        }
+    }
 }
