@@ -67,8 +67,9 @@ void wble_initialize(const char *name) {
        characters; the prompt is made decodable below whatever the locale. */
     const char *chosen = setlocale(LC_CTYPE, "");
     if (chosen == NULL || strcmp(chosen, "C") == 0 || strcmp(chosen, "POSIX") == 0) {
+        /* (setlocale's answer lives in storage a later call may reuse: not read after this.) */
         if (setlocale(LC_CTYPE, "C.UTF-8") == NULL && setlocale(LC_CTYPE, "C.utf8") == NULL) {
-            setlocale(LC_CTYPE, chosen ? chosen : "C");
+            setlocale(LC_CTYPE, "C");
         }
     }
     rl_readline_name = name;
