@@ -97,6 +97,22 @@ final class CheckTests: XCTestCase {
         var floating = cleanRoom()
         floating.objects[0].transform.translation.y += 0.6
         XCTAssertEqual(kinds(floating), [.floating])
+        // A wall cabinet (storage) at 1.5 m with its back on a wall hangs there; the same in the
+        // middle of the room, or a table against the wall at that height, floats.
+        var cabinet = cleanRoom()
+        let backWall = cabinet.walls[2].planSegment
+        let into = cabinet.inwardNormal(of: cabinet.walls[2])!
+        let back = backWall.midpoint + into * 0.2
+        cabinet.objects[0] = Object(category: .storage, identifier: id(), dimensions: SIMD3(1.0, 0.7, 0.4),
+                                    transform: RigidMotion(yaw: 23.0 * .pi / 180, translation: SIMD3(back.x, 1.85, back.z)).transform)
+        XCTAssertEqual(kinds(cabinet), [], "a wall cabinet hangs on its wall")
+        var adrift = cabinet
+        let middle = (cabinet.walls[0].planSegment.start + cabinet.walls[1].planSegment.end) * 0.5
+        adrift.objects[0].transform.translation = SIMD3(middle.x, 1.85, middle.z)
+        XCTAssertEqual(kinds(adrift), [.floating], "a cabinet in the middle of the room floats")
+        var table = cabinet
+        table.objects[0].category = .table
+        XCTAssertEqual(kinds(table), [.floating], "a table is not hung on walls")
         var stacked = floating
         var base = cleanRoom().objects[0]
         base.identifier = id()

@@ -149,7 +149,8 @@ extension Workspace {
             }
             let bottom = object.transform.translation.y - Double(object.dimensions.y) / 2
             if let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
-               !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }) {
+               !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }),
+               !object.hangsOnAWall(capture.walls, near: grid) {
                 result.append(Finding(kind: .floating, elements: [objects[index]],
                                       reason: "the \(object.category.name)'s bottom is \(formatted(bottom - floor, digits: 2)) m above the floor with nothing under it"))
             }
@@ -272,6 +273,28 @@ extension Object {
         let w = Double(dimensions.x) / 2 - margin, d = Double(dimensions.z) / 2 - margin
         guard w > 0, d > 0 else { return [] }
         return [(-w, -d), (w, -d), (w, d), (-w, d)].map { x, z in PlanPoint(transform.apply(toPoint: SIMD3(x, 0, z))) }
+    }
+
+    /// What is hung on walls as often as it stands: wall cabinets and shelves, a television, a
+    /// wall-hung sink or toilet, a fireplace.
+    static let wallHung: Set<String> = ["storage", "television", "sink", "toilet", "fireplace"]
+
+    /// Whether this is a thing hung on a wall (see `wallHung`) with a side of its footprint
+    /// along a wall (within 10 cm and 10°) at its height: a kitchen's wall cabinets at 1.8 m
+    /// are not floating (a real home merged by Apple had two, flagged until this).
+    func hangsOnAWall(_ walls: [Surface], near grid: PlanGrid<Int>) -> Bool {
+        guard Self.wallHung.contains(category.name) else { return false }
+        let box = planBox(shrunkBy: 0)
+        guard box.count == 4, let bounds = PlanBounds(containing: box) else { return false }
+        let sides = (0..<4).map { PlanSegment(start: box[$0], end: box[($0 + 1) % 4]) }
+        return grid.elements(intersecting: bounds.expanded(by: 0.1)).contains { w in
+            let wall = walls[w]
+            guard sharesHeight(with: wall) else { return false }
+            return sides.contains { side in
+                let overlap = side.overlap(with: wall.planSegment)
+                return overlap.angle <= 10 * .pi / 180 && abs(overlap.offset) <= 0.1 && overlap.length >= 0.5 * side.length
+            }
+        }
     }
 
     /// Whether this object holds `other` up: `other`'s footprint centre over this one's and
