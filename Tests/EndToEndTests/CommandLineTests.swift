@@ -70,6 +70,13 @@ final class CommandLineTests: XCTestCase {
         // --json, --dry-run.
         let json = try Harness.run(["-q", "--json", room, "-c", "ls rooms"])
         XCTAssertEqual(try Harness.jsonArray(json.stdout).first?["handle"] as? String, "r1")
+        // --json after one command: that command's output as wb --json gives it, the next as before.
+        let one = try Harness.run(["-q", room, "-c", "ls rooms --json", "-c", "check --json", "-c", "ls rooms"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let global = try Harness.run(["-q", "--json", room, "-c", "ls rooms", "-c", "check"])
+        let table = try Harness.run(["-q", room, "-c", "ls rooms"])
+        XCTAssertEqual(one.stdout, global.stdout + table.stdout)
+        XCTAssertTrue(one.stdout.hasPrefix("["), one.stdout)
         let saved = try Data(contentsOf: URL(fileURLWithPath: room))
         let dry = try Harness.run(["--dry-run", room, "-c", "name r1 Dry", "-c", "save"])
         XCTAssertEqual(dry.status, 0, dry.stderr)

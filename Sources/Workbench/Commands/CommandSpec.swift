@@ -86,6 +86,8 @@ public struct Invocation {
     public var positionals: [Argument] = []
     public var flags: Set<String> = []
     public var values: [String: Argument] = [:]
+    /// `--json` after the command: this command's output as JSON, as `wb --json` gives every command's.
+    public var json = false
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
@@ -166,6 +168,12 @@ public struct CommandSpec {
                 if let equals = word.text.firstIndex(of: "=") {
                     optionName = String(word.text[..<equals])
                     inlineValue = String(word.text[word.text.index(after: equals)...])
+                }
+                // Any command takes --json: its output as JSON, as wb --json gives it (psql's and
+                // the README's `check --json` work as typed).
+                if optionName == "--json" && inlineValue == nil && !options.contains(where: { $0.name == "--json" }) {
+                    invocation.json = true
+                    continue
                 }
                 guard let option = options.first(where: { $0.name == optionName }) else {
                     let known = options.map(\.name)

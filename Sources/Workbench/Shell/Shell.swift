@@ -182,6 +182,11 @@ public final class Shell {
     /// Runs a bound command: refused when it writes and the batch has seen a failure;
     /// recorded in the journal before it runs when it may change the session.
     func run(_ spec: CommandSpec, _ invocation: inout Invocation) throws {
+        if invocation.json && !options.json {
+            options.json = true
+            defer { options.json = false }
+            return try run(spec, &invocation)
+        }
         if spec.writesFiles && refusesWritesAfterFailure, let firstError {
             throw CommandFailure("not written: an earlier command of this script failed (\(firstError)); "
                                  + "a batch fixes a file whole or not at all", at: invocation.name)
