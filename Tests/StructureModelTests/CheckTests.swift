@@ -69,6 +69,24 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(findings([.structure(structure)]).map(\.kind), [], "two stories of one room each, merged")
     }
 
+    /// A structure holds its rooms' elements twice (nested and merged, one identifier): a
+    /// table through a wall, a door off its wall, a floating table are each said once, for the
+    /// structure's copy (a real Apple export said its table and refrigerator twice).
+    func testAProblemOfAnElementHeldTwiceIsSaidOnce() {
+        var room = cleanRoom()
+        let w = room.walls[2].planSegment
+        let spot = w.midpoint - room.inwardNormal(of: room.walls[2])! * 0.2
+        room.objects[0].transform.translation = SIMD3(spot.x, 0.375, spot.z)
+        let through = findings([.structure(StructureMerger.merge([room, cleanRoom(floor: 2.8, story: 1)]).structure)])
+        XCTAssertEqual(through.map(\.kind), [.throughWall])
+        XCTAssertEqual(through.first?.elements.first?.scope, .structure)
+
+        var lifted = cleanRoom()
+        lifted.objects[0].transform.translation.y += 0.6
+        let floating = findings([.structure(StructureMerger.merge([lifted, cleanRoom(floor: 2.8, story: 1)]).structure)])
+        XCTAssertEqual(floating.map(\.kind), [.floating])
+    }
+
     func testEachProblemIsFoundAlone() {
         var duplicate = cleanRoom()
         var copy = duplicate.walls[2]

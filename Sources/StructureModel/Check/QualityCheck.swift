@@ -53,11 +53,27 @@ extension Workspace {
     public func check(files ids: [Int]? = nil, tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
         var findings: [Finding] = []
         for file in files where ids?.contains(file.id) ?? true {
+            var byScope: [(scope: Scope, findings: [Finding])] = []
             for scope in file.scopes {
                 guard let capture = file.capture(scope) else { continue }
-                findings += duplicateWalls(file, scope, capture, tolerances)
-                findings += wallGaps(file, scope, capture, tolerances)
-                findings += placement(file, scope, capture, tolerances)
+                byScope.append((scope, duplicateWalls(file, scope, capture, tolerances) + wallGaps(file, scope, capture, tolerances)
+                                    + placement(file, scope, capture, tolerances)))
+            }
+            // A structure holds its rooms' elements twice, nested and merged, often with the same
+            // identifiers (an Apple export's objects, a merge's surviving doors): a problem of an
+            // element in both is said once, for the structure's copy. Walls merged from several
+            // copies have identifiers of their own, so a finding about an object or a doorway is
+            // matched by that element alone.
+            let merged = byScope.first { $0.scope == .structure }?.findings ?? []
+            func sameProblem(_ a: Finding, _ b: Finding) -> Bool {
+                guard a.kind == b.kind, let first = a.elements.first, let other = b.elements.first else { return false }
+                switch a.kind {
+                case .throughWall, .floating, .offWall: return first.kind == other.kind && first.key == other.key
+                default: return a.elements.map { [$0.kind.rawValue, $0.key] } == b.elements.map { [$0.kind.rawValue, $0.key] }
+                }
+            }
+            for (scope, found) in byScope {
+                findings += scope == .structure ? found : found.filter { finding in !merged.contains { sameProblem(finding, $0) } }
             }
             findings += danglingParents(file)
             findings += roomsOverlap(file, tolerances)
