@@ -276,10 +276,7 @@ extension Shell {
         }
         // One line for them all (a real home's five rooms were five lines saying the same), in
         // handle order (r2 before r10).
-        uncertain.sort { a, b in
-            let (x, y) = (Int(a.drop { !$0.isNumber }) ?? .max, Int(b.drop { !$0.isNumber }) ?? .max)
-            return x != y ? x < y : a < b
-        }
+        uncertain.sort(by: naturalOrder)
         if let first = uncertain.first {
             let they = uncertain.count == 1 ? "\(first) was not placed: no place beside the others is certain enough"
                 : "\(uncertain.joined(separator: ", ")) were not placed: no place beside the others is certain enough for any of them"

@@ -169,8 +169,8 @@ public struct CommandSpec {
                     optionName = String(word.text[..<equals])
                     inlineValue = String(word.text[word.text.index(after: equals)...])
                 }
-                // Any command takes --json: its output as JSON, as wb --json gives it (psql's and
-                // the README's `check --json` work as typed).
+                // Any command takes --json: its output as JSON, as wb --json gives it (so
+                // `check --json`, as the issue and COMMANDS.md write it, works as typed).
                 if optionName == "--json" && inlineValue == nil && !options.contains(where: { $0.name == "--json" }) {
                     invocation.json = true
                     continue
