@@ -131,8 +131,11 @@ enum WallFaces {
         var column: [Int: Int] = [:]
         for q in members where !fixed.contains(q) { column[q] = column.count * 2 }
         let shiftCount = column.count * 2
-        let clusters = (terms.compactMap(\.thickness).max() ?? 0) + 1
-        let outside = clusters - 1
+        // Interior wall lines are numbered from 0 (each has a facing pair); the outside walls'
+        // one thickness comes after them, also when no copies on one line name it (before, the
+        // last interior line then took the outside walls' prior).
+        let outside = (terms.filter { $0.kind == .facing }.compactMap(\.thickness).max() ?? -1) + 1
+        let clusters = outside + 1
         let size = shiftCount + clusters
 
         func prior(_ t: Int) -> (mean: Double, spread: Double) {
