@@ -87,6 +87,18 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(floating.map(\.kind), [.floating])
     }
 
+    /// A file may give walls, doors and objects a negative height (an adversarial test's wall
+    /// of height -2 made `check` trap on an inverted range): each is checked by its size.
+    func testNegativeHeightsAreCheckedByTheirSize() {
+        var room = cleanRoom()
+        for i in room.walls.indices { room.walls[i].dimensions.y = -room.walls[i].dimensions.y }
+        room.doors[0].dimensions.y = -room.doors[0].dimensions.y
+        room.objects[0].dimensions.y = -room.objects[0].dimensions.y
+        XCTAssertEqual(kinds(room), [], "the clean room with its heights negated")
+        room.objects[0].transform.translation.y += 0.6
+        XCTAssertEqual(kinds(room), [.floating], "a table 60 cm up, its height negated, still floats")
+    }
+
     func testEachProblemIsFoundAlone() {
         var duplicate = cleanRoom()
         var copy = duplicate.walls[2]

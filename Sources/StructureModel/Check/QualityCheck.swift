@@ -163,7 +163,7 @@ extension Workspace {
                     break
                 }
             }
-            let bottom = object.transform.translation.y - Double(object.dimensions.y) / 2
+            let bottom = object.transform.translation.y - abs(Double(object.dimensions.y)) / 2
             if let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
                !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }),
                !object.hangsOnAWall(capture.walls, near: grid) {
@@ -268,7 +268,8 @@ extension Workspace {
 extension Surface {
     /// The heights a surface spans, bottom to top.
     var heightRange: ClosedRange<Double> {
-        let middle = transform.translation.y, half = Double(dimensions.y) / 2
+        // A file may give a negative height: its size is taken (the range would trap otherwise).
+        let middle = transform.translation.y, half = abs(Double(dimensions.y)) / 2
         return (middle - half)...(middle + half)
     }
 
@@ -280,7 +281,7 @@ extension Surface {
 
 extension Object {
     func sharesHeight(with wall: Surface) -> Bool {
-        let middle = transform.translation.y, half = Double(dimensions.y) / 2
+        let middle = transform.translation.y, half = abs(Double(dimensions.y)) / 2
         return min(middle + half, wall.heightRange.upperBound) - max(middle - half, wall.heightRange.lowerBound) > 0.1
     }
 
@@ -316,8 +317,8 @@ extension Object {
     /// Whether this object holds `other` up: `other`'s footprint centre over this one's and
     /// its bottom within 15 cm of this one's top.
     func supports(_ other: Object) -> Bool {
-        let top = transform.translation.y + Double(dimensions.y) / 2
-        let bottom = other.transform.translation.y - Double(other.dimensions.y) / 2
+        let top = transform.translation.y + abs(Double(dimensions.y)) / 2
+        let bottom = other.transform.translation.y - abs(Double(other.dimensions.y)) / 2
         let box = planBox(shrunkBy: -0.05)
         return abs(bottom - top) < 0.15 && box.count == 4 && box.encloses(PlanPoint(other.transform.translation))
     }
