@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import StructureModel
 import XCTest
 
 /// What wb does when the world misbehaves: another process saving the same file, a crash
@@ -27,6 +28,39 @@ final class ReliabilityTests: XCTestCase {
         let result = try Harness.run(["-q", "--json", path, "-c", "ls rooms"])
         XCTAssertEqual(result.status, 0, result.stderr)
         return (try Harness.jsonArray(result.stdout).first?["name"] as? String, result.stderr)
+    }
+
+    // MARK: An export onto an open file
+
+    /// `export usda flat.json` with flat.json open wrote USD text over the scan (and `export
+    /// csv` over its names file): an export onto an open file, or the names file beside it,
+    /// is refused with the file named, and the scan stays byte for byte; an SVG of two
+    /// stories whose second page is refused writes neither.
+    func testAnExportNeverReplacesAnOpenFileOrItsNamesFile() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let sidecar = String(path.dropLast(5)) + ".wb.json"
+        let relative = "./" + URL(fileURLWithPath: path).lastPathComponent
+        for (command, target) in [("export usda \(path!)", path!), ("export csv \(sidecar) rooms", sidecar),
+                                  ("export structure \(relative)", relative)] {
+            let result = try Harness.run(["-q", path, "-c", "name r1 Den", "-c", command], in: folder)
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains("\(target) is ") && result.stderr.contains("open in wb"), result.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, command)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: sidecar), command)
+        }
+        let elsewhere = folder.appendingPathComponent("plan.usda").path
+        XCTAssertEqual(try Harness.run(["-q", path, "-c", "export usda \(elsewhere)"]).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: elsewhere, encoding: .utf8).hasPrefix("#usda"))
+
+        let structure = folder.appendingPathComponent("two.json").path
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, stories: 2))
+        try Data(RoomPlanCodec.encode(.structure(building.structure))).write(to: URL(fileURLWithPath: structure))
+        let pages = folder.appendingPathComponent("p").path
+        try FileManager.default.createDirectory(atPath: pages + "-story1.svg", withIntermediateDirectories: false)
+        let svg = try Harness.run(["-q", structure, "-c", "export svg \(pages).svg"])
+        XCTAssertEqual(svg.status, 1, svg.stderr)
+        XCTAssertTrue(svg.stderr.contains("p-story1.svg: it is a folder; nothing was written"), svg.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pages + "-story0.svg"), "the first page was written alone")
     }
 
     // MARK: Item 3: two processes saving one file

@@ -1,3 +1,4 @@
+import Foundation
 import StructureModel
 
 extension Shell {
@@ -70,6 +71,16 @@ extension Shell {
                 inform("would write \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)); --dry-run)")
             }
             return
+        }
+        // Every page's path is checked before the first is written: a refused second page must
+        // not leave the first written alone.
+        for (target, _) in written where target != "-" && target != "/dev/stdout" {
+            let argument = Argument(text: target, location: path.location, quoted: path.quoted)
+            try checkNotOpen(argument)
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: target, isDirectory: &folder), folder.boolValue {
+                throw CommandFailure("cannot write \(target): it is a folder; nothing was written", at: path)
+            }
         }
         for (target, page) in written {
             let argument = Argument(text: target, location: path.location, quoted: path.quoted)
