@@ -78,6 +78,31 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertTrue(twice.stderr.contains("named twice"), twice.stderr)
     }
 
+    /// A merge result named like an open file (`--into kitchen` beside kitchen.json) is
+    /// kitchen-2 and saves to kitchen-2.json, not over the open room's file; a second `merge`
+    /// naming no rooms merges the room files again, not also the first result's copies.
+    func testAMergeResultSavesUnderItsOwnNameAndIsNotMergedAgain() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 3))
+        let paths = try Harness.captures(of: building, in: folder).paths
+        let before = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        let second = URL(fileURLWithPath: paths[1]).deletingPathExtension().lastPathComponent
+        let named = try Harness.run(["-q", paths[0], paths[1], "-c", "merge r1 r2 --into \(second)", "-c", "save"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[1])), before, "the open room's own file")
+        let saved = folder.appendingPathComponent("\(second)-2.json").path
+        let structure = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved))) as? [String: Any]
+        XCTAssertEqual((structure?["rooms"] as? [Any])?.count, 2)
+
+        let twice = try Harness.run(["-q", "--json"] + paths + ["-c", "merge", "-c", "merge", "-c", "save", "-c", "ls rooms"])
+        XCTAssertEqual(twice.status, 0, twice.stderr)
+        for name in ["merged", "merged-2"] {
+            let file = folder.appendingPathComponent("\(name).json")
+            let rooms = (try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])?["rooms"] as? [Any]
+            XCTAssertEqual(rooms?.count, 3, name)
+        }
+    }
+
     /// `export structure` of a room: a structure of that one room, its arrays the room's own
     /// elements (identifiers kept), the open file left as it is; with several rooms open and
     /// no structure, a room must be named.

@@ -32,6 +32,9 @@ public struct WorkspaceFile: Sendable {
     public internal(set) var models: [String: String] = [:]
     /// Whether a sidecar was read or must be written (names once given stay saved).
     public var hasSidecar = false
+    /// Whether `merge` made this structure in this session: its rooms are copies of rooms
+    /// still open, so a `merge` naming no rooms leaves them out.
+    public internal(set) var madeByMerge = false
     /// The state the file is in; a new number after every change, the old one after undo.
     public internal(set) var state: Int = 0
     public internal(set) var savedState: Int = 0

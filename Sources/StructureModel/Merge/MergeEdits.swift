@@ -13,7 +13,10 @@ extension Workspace {
     /// The rooms to merge: `rooms`, or every open room when empty.
     public func planMerge(rooms requested: [Identity], into name: String, folder: String, stories: StoryRule = .byHeight(tolerance: 1),
                           options: MergeOptions = MergeOptions()) throws(EditError) -> (EditPlan, MergeReport) {
-        let rooms = requested.isEmpty ? files.flatMap(\.rooms) : requested
+        // Named none: every open room, but not the copies a merge made this session holds
+        // (`merge; merge` merged each room twice); a merge result alone is merged again.
+        let sources = files.filter { !$0.madeByMerge }
+        let rooms = requested.isEmpty ? (sources.isEmpty ? files : sources).flatMap(\.rooms) : requested
         guard !rooms.isEmpty else { throw EditError("nothing to merge: open room files (or a structure) first") }
         var seen = Set<Identity>()
         for room in rooms where !seen.insert(room).inserted {
@@ -110,10 +113,15 @@ extension Workspace {
     /// A new, unsaved document for a merge result, its links from provenance and its rooms'
     /// names carried over from the rooms it was made of.
     private func mergedFile(rooms: [Identity], result: MergeResult, name: String, folder: String) -> WorkspaceFile {
-        var file = WorkspaceFile.make(id: nextFileID, name: shortName(for: name), path: folder + "/" + name + ".json",
+        // The path follows the name it is given: `--into kitchen` beside an open kitchen.json
+        // is kitchen-2, saved as kitchen-2.json (it pointed at kitchen.json, and `save --force`
+        // then replaced the open room's own file).
+        let short = shortName(for: name)
+        var file = WorkspaceFile.make(id: nextFileID, name: short, path: folder + "/" + short + ".json",
                                       document: .structure(result.structure), firstRoom: nextRoomID)
         // Unsaved from the start: its state is not the saved one.
         file.state = -1
+        file.madeByMerge = true
         let merged = result.structure.merged
         let positions = Self.positions(in: merged)
         for (index, room) in file.rooms.enumerated() {
