@@ -78,6 +78,30 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertTrue(twice.stderr.contains("named twice"), twice.stderr)
     }
 
+    /// Keys wb does not model on a structure's own walls and objects survive a re-merge on the
+    /// element that keeps its identifier (they were dropped: the arrays are rebuilt from the
+    /// rooms' copies).
+    func testARemergeKeepsUnknownKeysOfTheStructuresOwnElements() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3))
+        let path = folder.appendingPathComponent("home.json").path
+        var json = try JSONSerialization.jsonObject(with: Data(RoomPlanCodec.encode(.structure(building.structure)))) as! [String: Any]
+        var walls = json["walls"] as! [[String: Any]], objects = json["objects"] as! [[String: Any]]
+        walls[0]["vendorNote"] = ["kept": true]
+        objects[0]["vendorNote"] = "kept too"
+        json["walls"] = walls
+        json["objects"] = objects
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+        let out = folder.appendingPathComponent("out.json").path
+        let result = try Harness.run(["-q", path, "-c", "move r1 0.02 0; merge; save \(out)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as! [String: Any]
+        let wall = (saved["walls"] as! [[String: Any]]).first { $0["identifier"] as? String == walls[0]["identifier"] as? String }
+        XCTAssertEqual((wall?["vendorNote"] as? [String: Any])?["kept"] as? Bool, true, "the wall kept its identifier and its key")
+        let object = (saved["objects"] as! [[String: Any]]).first { $0["identifier"] as? String == objects[0]["identifier"] as? String }
+        XCTAssertEqual(object?["vendorNote"] as? String, "kept too")
+    }
+
     /// A merge result named like an open file (`--into kitchen` beside kitchen.json) is
     /// kitchen-2 and saves to kitchen-2.json, not over the open room's file; a second `merge`
     /// naming no rooms merges the room files again, not also the first result's copies.

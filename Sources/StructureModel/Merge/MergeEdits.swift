@@ -67,9 +67,22 @@ extension Workspace {
             }
         }
         let merged = result.structure.merged
+        let before = file.capture(.structure)
         var next = file.nextSectionKey
         for kind in [ElementKind.wall, .door, .window, .opening, .floor, .object, .section] {
-            let elements = (0..<merged.count(of: kind)).map { merged.element(kind, at: $0)! }
+            // What the structure's own element had beyond what wb models stays with the element
+            // that keeps its identifier (a re-merge dropped it).
+            var earlier: [String: Element] = [:]
+            if kind != .section, let before {
+                for index in 0..<before.count(of: kind) {
+                    let element = before.element(kind, at: index)!
+                    if let id = element.identifier, earlier[id] == nil { earlier[id] = element }
+                }
+            }
+            let elements = (0..<merged.count(of: kind)).map { index in
+                let element = merged.element(kind, at: index)!
+                return element.identifier.flatMap { earlier[$0] }.map { element.keepingExtras(of: $0) } ?? element
+            }
             let keys: [String]
             if kind == .section {
                 keys = elements.indices.map { index in file.keys(.structure, .section).keys[safe: index] ?? { next += 1; return "S\(next - 1)" }() }
@@ -164,5 +177,27 @@ extension CapturedRoom {
             }
         }
         return copy
+    }
+}
+
+extension Element {
+    /// This element with the members `other` kept beyond what wb models and this one lacks
+    /// (where both have a key, this one's value stays).
+    func keepingExtras(of other: Element) -> Element {
+        func merged(_ own: JSONObject, _ theirs: JSONObject) -> JSONObject {
+            var result = own
+            for member in theirs.members where own[member.key] == nil { result.members.append(member) }
+            return result
+        }
+        switch (self, other) {
+        case (.surface(var surface), .surface(let old)):
+            surface.extra = merged(surface.extra, old.extra)
+            return .surface(surface)
+        case (.object(var object), .object(let old)):
+            object.extra = merged(object.extra, old.extra)
+            return .object(object)
+        default:
+            return self
+        }
     }
 }
