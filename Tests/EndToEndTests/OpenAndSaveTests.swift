@@ -3,6 +3,27 @@ import StructureModel
 import XCTest
 
 final class OpenAndSaveTests: XCTestCase {
+    /// A file another tool wrote in its own layout (here one line, keys in another order) is
+    /// left byte for byte by a save that changes only names, which go in the sidecar; it was
+    /// respelled in Apple's layout. An edit of its content writes it.
+    func testASaveOfNamesAloneLeavesTheFileAsItsWriterLaidItOut() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let apple = try Harness.generatedRoom(in: folder, name: "apple.json")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: apple)))
+        let path = folder.appendingPathComponent("compact.json").path
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let named = try Harness.run([path, "-c", "name r1 Den", "-c", "save"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertTrue(named.stderr.contains("kept \(path) as it was"), named.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        let listed = try Harness.run(["-q", "--json", path, "-c", "ls rooms"])
+        XCTAssertEqual(try Harness.jsonArray(listed.stdout).first?["name"] as? String, "Den", "the name is read back")
+        let moved = try Harness.run(["-q", path, "-c", "move r1 1 0", "-c", "save"])
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "an edit of its content is written")
+    }
+
     func testSummaryOfTheRealSamples() throws {
         let living = try Harness.sample("livingroom-1section.json")
         let flat = try Harness.sample("flat-4sections.json")

@@ -77,6 +77,15 @@ extension Shell {
         var count: Int
         var stamp: FileStamp?
         var digest: ContentDigest
+        /// The RoomPlan file was left as it was on disk: its content had not changed.
+        var kept = false
+
+        /// "wrote flat.json (1234 bytes)", or what a save that kept the file did.
+        func report(_ path: String, sidecar: Bool) -> String {
+            guard kept else { return "wrote \(path) (\(count) bytes)" }
+            return "kept \(path) as it was (its content is unchanged)"
+                + (sidecar ? "; wrote its names to \(Sidecar.path(for: path))" : "")
+        }
     }
 
     /// Writes `file`'s document to `path`, and its names to the sidecar next to it, as one
@@ -104,11 +113,20 @@ extension Shell {
             throw CommandFailure("cannot save \(path): \(file.name) cannot be written so that it reads back the same "
                                  + "(\(error)); nothing was written", at: word)
         }
-        let digest = ContentDigest(bytes)
+        var digest = ContentDigest(bytes)
+        // Saved back where it was read with its content unchanged (a name, a space link or a
+        // model changed, which go in the sidecar): the file stays byte for byte as it is, in
+        // whatever layout its writer gave it, rather than respelled in Apple's.
+        var kept: [UInt8]?
+        if path == file.path, let read = file.contentDigest, read != digest, let stamp = file.stamp,
+           FileIO.stamp(of: path) == stamp, let disk = try? FileIO.read(path), ContentDigest(disk) == read,
+           let decoded = try? RoomPlanCodec.decode(disk), decoded == file.document {
+            kept = disk
+            digest = read
+        }
         let sidecarPath = Sidecar.path(for: path)
         var sidecar = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
-        let writesSidecar = !file.names.isEmpty || !file.spaceLinks.isEmpty || !file.models.isEmpty || sidecar.hasLinks
-            || (file.hasSidecar && path == file.path)
+        let writesSidecar = writesSidecar(file, to: path, sidecar: sidecar)
         if options.dryRun {
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
@@ -120,7 +138,10 @@ extension Shell {
             sidecar.previous = namesOnDisk(for: path, of: file)
             writes.append(FileWrite(path: sidecarPath, bytes: sidecar.encoded(fileName: FileIO.baseName(of: path))))
         }
-        writes.append(FileWrite(path: path, bytes: bytes))
+        if let kept, writes.isEmpty {
+            return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true)
+        }
+        if kept == nil { writes.append(FileWrite(path: path, bytes: bytes)) }
         let stamps: [FileStamp?]
         do {
             stamps = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush) { () throws(FileError) in
@@ -131,7 +152,15 @@ extension Shell {
             let which = error.path == path || error.path == file.path ? "" : "\(error.path): "
             throw CommandFailure("cannot save \(path): \(which)\(error.message)", at: word)
         }
+        if let kept { return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true) }
         return Written(count: bytes.count, stamp: stamps.last ?? nil, digest: digest)
+    }
+
+    /// Whether a save of `file` to `path` writes a sidecar beside it.
+    func writesSidecar(_ file: WorkspaceFile, to path: String, sidecar: Sidecar? = nil) -> Bool {
+        let sidecar = sidecar ?? Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        return !file.names.isEmpty || !file.spaceLinks.isEmpty || !file.models.isEmpty || sidecar.hasLinks
+            || (file.hasSidecar && path == file.path)
     }
 
     /// The names that go with the RoomPlan file at `path` as it is on disk now, with its
@@ -255,7 +284,7 @@ extension Shell {
                     let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)
                     if !shell.options.dryRun {
                         if samePlace { shell.session.markSaved(id: file.id, stamp: written.stamp, digest: written.digest) }
-                        shell.inform("wrote \(target.text) (\(written.count) bytes)")
+                        shell.inform(written.report(target.text, sidecar: shell.writesSidecar(file, to: target.text)))
                     }
                     return
                 }
@@ -272,7 +301,7 @@ extension Shell {
                     let written = try shell.write(file, to: file.path, at: invocation.name, checkUnchanged: !force)
                     if !shell.options.dryRun {
                         shell.session.markSaved(id: file.id, stamp: written.stamp, digest: written.digest)
-                        shell.inform("wrote \(file.path) (\(written.count) bytes)")
+                        shell.inform(written.report(file.path, sidecar: shell.writesSidecar(file, to: file.path)))
                     }
                 }
             },
