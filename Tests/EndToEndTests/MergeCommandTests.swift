@@ -76,6 +76,16 @@ final class MergeCommandTests: XCTestCase {
         let twice = try Harness.run(["-q", room, "-c", "merge r1 r1"])
         XCTAssertEqual(twice.status, 1)
         XCTAssertTrue(twice.stderr.contains("named twice"), twice.stderr)
+        // Option values out of range or unknown are refused, not merged with (they were).
+        for (option, said) in [("--stories bogus", "--stories takes auto or keep (not 'bogus')"),
+                               ("--wall-gap -5", "--wall-gap takes a distance of 0 or more"),
+                               ("--corner-gap -3", "--corner-gap takes a distance of 0 or more"),
+                               ("--tolerance -1", "--tolerance takes a distance of 0 or more")] {
+            let bad = try Harness.run(["-q", room, "-c", "merge \(option)"])
+            XCTAssertEqual(bad.status, 1, option)
+            XCTAssertTrue(bad.stderr.contains(said), bad.stderr)
+            XCTAssertFalse(bad.stderr.contains("unsaved changes in merged"), "nothing was merged: \(bad.stderr)")
+        }
     }
 
     /// Keys wb does not model on a structure's own walls and objects survive a re-merge on the

@@ -82,15 +82,21 @@ extension Shell {
         guard !name.isEmpty, !name.contains("/") else {
             throw CommandFailure("--into takes a name, not a path (export structure PATH writes it anywhere)", at: invocation.values["--into"])
         }
-        var rule = Workspace.StoryRule.byHeight(tolerance: try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1)
+        let tolerance = try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1
+        if let word = invocation.values["--tolerance"], tolerance < 0 {
+            throw CommandFailure("--tolerance takes a distance of 0 or more", at: word)
+        }
+        var rule = Workspace.StoryRule.byHeight(tolerance: tolerance)
         if invocation.values["--stories"]?.text == "keep" { rule = .keep }
         var options = MergeOptions()
         if let word = invocation.values["--wall-gap"] {
             options.wallGap = try length(word, name: "--wall-gap")
+            guard options.wallGap >= 0 else { throw CommandFailure("--wall-gap takes a distance of 0 or more", at: word) }
             guard options.wallGap <= 2 else { throw CommandFailure("--wall-gap above 2 m would join walls of different rooms", at: word) }
         }
         if let word = invocation.values["--corner-gap"] {
             options.cornerGap = try length(word, name: "--corner-gap")
+            guard options.cornerGap >= 0 else { throw CommandFailure("--corner-gap takes a distance of 0 or more", at: word) }
             guard options.cornerGap <= 1 else { throw CommandFailure("--corner-gap above 1 m would bend walls that are not meant to meet", at: word) }
         }
         let workspace = session.workspace

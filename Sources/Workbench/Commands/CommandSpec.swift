@@ -193,6 +193,9 @@ public struct CommandSpec {
                         invocation.values[option.name] = value
                         index += option.valueCount
                     }
+                    if case .choice(let allowed) = option.value, let given = invocation.values[option.name], !allowed.contains(given.text) {
+                        throw CommandFailure("\(option.name) takes \(allowed.joined(separator: " or ")) (not '\(given.text)')", at: given)
+                    }
                 } else {
                     guard inlineValue == nil else { throw CommandFailure("\(option.name) takes no value", at: word) }
                     invocation.flags.insert(option.name)
