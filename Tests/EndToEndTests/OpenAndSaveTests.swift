@@ -3,6 +3,22 @@ import StructureModel
 import XCTest
 
 final class OpenAndSaveTests: XCTestCase {
+    /// With several files open, `save PATH` asks which and `save PATH NAME` writes that one
+    /// (the message pointed at a form save did not take).
+    func testSavePathNameWritesOneOfSeveralOpenFiles() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let first = try Harness.generatedRoom(in: folder, seed: 21, name: "first.json")
+        let second = try Harness.generatedRoom(in: folder, seed: 22, name: "second.json")
+        let copy = folder.appendingPathComponent("copy.json").path
+        let asked = try Harness.run(["-q", first, second, "-c", "save \(copy)"])
+        XCTAssertEqual(asked.status, 1)
+        XCTAssertTrue(asked.stderr.contains("name the one to write: save PATH NAME"), asked.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
+        let named = try Harness.run(["-q", first, second, "-c", "save \(copy) second"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), try Data(contentsOf: URL(fileURLWithPath: second)))
+    }
+
     /// A file another tool wrote in its own layout (here one line, keys in another order) is
     /// left byte for byte by a save that changes only names, which go in the sidecar; it was
     /// respelled in Apple's layout. An edit of its content writes it.

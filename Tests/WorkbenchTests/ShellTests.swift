@@ -63,7 +63,7 @@ final class ShellTests: XCTestCase {
         }
         let (detail, detailOutput) = self.shell()
         XCTAssertTrue(detail.run(script: "help save", source: "-c"))
-        XCTAssertTrue(detailOutput.standardOutput.hasPrefix("usage: save [PATH] [--force]\n"), detailOutput.standardOutput)
+        XCTAssertTrue(detailOutput.standardOutput.hasPrefix("usage: save [PATH] [NAME] [--force]\n"), detailOutput.standardOutput)
         XCTAssertTrue(detailOutput.standardOutput.contains("--force"))
     }
 

@@ -255,12 +255,13 @@ extension Shell {
             },
             CommandSpec(
                 "save",
-                arguments: [ArgumentSpec("PATH", .path, .optional)],
+                arguments: [ArgumentSpec("PATH", .path, .optional), ArgumentSpec("NAME", .openFile, .optional)],
                 options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened")],
                 summary: "write changed files back, or a copy to PATH",
                 details: """
                     Without PATH, writes every open file that has changes back where it came from. With
-                    PATH, writes the one open file to PATH (in RoomPlan's own JSON form). Writes are atomic:
+                    PATH, writes the one open file to PATH (in RoomPlan's own JSON form); with several open,
+                    save PATH NAME writes the open file NAME there. Writes are atomic:
                     a temporary file in the same folder is flushed and renamed over the target, so the old
                     file stays whole until the new one is complete; the file's permissions are kept.
                     Refuses to overwrite a file that changed on disk since it was opened, unless --force;
@@ -278,7 +279,15 @@ extension Shell {
                 let shell = invocation.shell
                 let force = invocation.flag("--force")
                 if let target = invocation.positional(0) {
-                    let file = try shell.soleFile(for: "save", at: target)
+                    let file: WorkspaceFile
+                    if let name = invocation.positional(1) {
+                        file = try shell.fileArgument(name)
+                    } else if shell.session.files.count > 1 {
+                        throw CommandFailure("\(shell.session.files.count) files are open (\(shell.session.files.map(\.name).joined(separator: ", "))); "
+                                             + "name the one to write: save PATH NAME", at: target)
+                    } else {
+                        file = try shell.soleFile(for: "save", at: target)
+                    }
                     let samePlace = target.text == file.path
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
                     let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)
