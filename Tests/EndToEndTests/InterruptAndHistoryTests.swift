@@ -1,4 +1,5 @@
 import Foundation
+import StructureModel
 import XCTest
 
 /// Ctrl-C during a running script, and history files wb did not write, through a
@@ -31,6 +32,29 @@ final class InterruptAndHistoryTests: XCTestCase {
         ])
         XCTAssertNil(run.problem, run.out)
         XCTAssertEqual(run.status, 0, "quit without --force: one undo took the whole script back, nothing is unsaved: \(run.out)")
+    }
+
+    /// Ctrl-C during `align --all auto` (a building of hundreds of rooms takes minutes) stops
+    /// the search itself, not only what comes after it: no room moves, nothing is to undo, and
+    /// the shell goes on. Before, the search ran to its end.
+    func testCtrlCStopsAnAssemblyMidSearch() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 120, coreModelBytes: 0))
+        let paths = try Harness.captures(of: building, in: folder).paths
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let started = Date()
+        let run = try drive(paths, environment: ["HOME": folder.path], steps: [
+            ("", "> "),
+            ("align --all auto\r", nil),
+            ("\u{03}", "interrupted (Ctrl-C): no room was moved"),
+            ("undo\r", "nothing to undo"),
+            ("save\r", "nothing to save"),
+            ("quit\r", nil),
+        ])
+        XCTAssertNil(run.problem, run.out)
+        XCTAssertEqual(run.status, 0, run.out)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60, "stopped at once, not at the search's end")
+        XCTAssertEqual(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
     }
 
     /// A `$WB_HISTORY` that is not libedit's history (another program's file) is read for

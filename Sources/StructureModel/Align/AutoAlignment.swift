@@ -490,7 +490,11 @@ extension Workspace {
     /// highest without being ambiguous. Rooms left are reported, not guessed.
     /// With `best`, the others are placed around the first room at its best place even when it
     /// fits another about as well (`firstRoomUnsure` says so).
-    public func planAssembly(placed anchors: [Identity], waiting start: [Identity], best: Bool = false) throws(EditError) -> AssemblyResult {
+    /// `stop` is asked as the search goes (Ctrl-C in the shell): when it says yes, this throws
+    /// and nothing is planned.
+    public func planAssembly(placed anchors: [Identity], waiting start: [Identity], best: Bool = false,
+                             stop: @escaping () -> Bool = { false }) throws(EditError) -> AssemblyResult {
+        let interrupted = EditError("interrupted (Ctrl-C): no room was moved")
         var working = self
         var placed = anchors
         var waiting = start
@@ -500,7 +504,8 @@ extension Workspace {
         let captures = everyone.compactMap { working.capture($0) }
         var undecided: [Identity] = []
         if captures.count == everyone.count {
-            let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices), trustingAnchor: best)
+            let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices), trustingAnchor: best, stop: stop)
+            if joint.interrupted { throw interrupted }
             result.firstRoomUnsure = joint.anchorUnsure
             result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }
             result.apart = joint.apart.map { part in part.sorted().map { everyone[$0] } }
@@ -533,6 +538,7 @@ extension Workspace {
         // Rooms no doorway reached: one at a time, the most certain first, by walls as well.
         var cache: [Identity: (count: Int, alignment: AutoAlignment)] = [:]
         while !waiting.isEmpty {
+            if stop() { throw interrupted }
             let scene = placed.compactMap { working.capture($0) }
             var best: (index: Int, placement: Placement)?
             for (index, room) in waiting.enumerated() {

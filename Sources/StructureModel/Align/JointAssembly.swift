@@ -65,6 +65,8 @@ enum JointAssembly {
         /// Parts of two or more rooms the best assembly put together apart from the anchors'
         /// (their doorways meet one another, none joins them to the rest): not placed.
         var apart: [Set<Int>] = []
+        /// `stop` said to stop (Ctrl-C): nothing of this result is to be used.
+        var interrupted = false
     }
 
     struct RoomInfo {
@@ -115,8 +117,15 @@ enum JointAssembly {
 
     /// With `trustingAnchor`, rooms are placed around the first room at its best place even when
     /// another fits about as well (`anchorUnsure` still says so).
+    /// `stop` is asked between steps of the search (Ctrl-C in the shell): once it says yes the
+    /// search ends at once and the result says `interrupted`.
     static func assemble(_ rooms: [CapturedRoom], anchors given: Set<Int>, trustingAnchor: Bool = false,
-                         tolerances: AutoAligner.Tolerances = .init()) -> Result {
+                         tolerances: AutoAligner.Tolerances = .init(), stop: @escaping () -> Bool = { false }) -> Result {
+        var stopped = false
+        func stopping() -> Bool {
+            if !stopped && stop() { stopped = true }
+            return stopped
+        }
         let infos = rooms.map { room -> RoomInfo in
             let scene = AutoAligner.Scene([room])
             let points = scene.outlines.flatMap { $0 } + scene.walls.flatMap { [$0.segment.start, $0.segment.end] }
@@ -129,7 +138,11 @@ enum JointAssembly {
         let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
         let inPlace = alreadyInPlace(rooms, infos: infos, anchors: given, sameStory: sameStory, tolerances: tolerances)
         let anchors = given.union(inPlace)
-        let links = hypotheses(infos, rooms: rooms, tolerances: tolerances)
+        let links = hypotheses(infos, rooms: rooms, tolerances: tolerances, stop: stopping)
+        if stopping() {
+            return Result(poses: Array(repeating: nil, count: rooms.count), placements: Array(repeating: nil, count: rooms.count),
+                          unsure: [], interrupted: true)
+        }
         // A room scanned twice agrees with its other scan everywhere, wherever the two are put:
         // left in the search, the pair's large score would favour whichever assembly placed it
         // first, right or wrong. So a rescan waits out the search and then lies on its first scan.
@@ -193,6 +206,7 @@ enum JointAssembly {
             var beam = [start]
             var deepest = [start]
             while true {
+                if stopping() { return deepest }
                 var next: [State] = []
                 for state in beam {
                     var options: [Link] = []
@@ -515,7 +529,8 @@ enum JointAssembly {
         }
         let left = Set(best.poses.indices.filter { best.poses[$0] != nil && !certain.contains($0) }).union(apart.values.joined())
         return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure,
-                      separateHomes: separate, inPlace: inPlace, apart: apart.values.filter { $0.count >= 2 }.sorted { $0.min()! < $1.min()! })
+                      separateHomes: separate, inPlace: inPlace, apart: apart.values.filter { $0.count >= 2 }.sorted { $0.min()! < $1.min()! },
+                      interrupted: stopping())
     }
 
     /// Rooms that already meet the anchors where they are, and so stay: RoomPlan writes every
@@ -750,9 +765,11 @@ enum JointAssembly {
     /// Every doorway pair of two rooms of about one width, each as a refined relative
     /// placement with its score on the pair alone; pairs that overlap or contradict
     /// themselves badly are dropped. Both directions are listed.
-    static func hypotheses(_ infos: [RoomInfo], rooms: [CapturedRoom], tolerances: AutoAligner.Tolerances) -> [Link] {
+    static func hypotheses(_ infos: [RoomInfo], rooms: [CapturedRoom], tolerances: AutoAligner.Tolerances,
+                           stop: () -> Bool = { false }) -> [Link] {
         var links: [Link] = []
         for p in infos.indices {
+            if stop() { return links }
             for q in infos.indices where q > p && AutoAligner.onOneStory(rooms[p], rooms[q]) {
                 for (a, door) in infos[p].scene.doorways.enumerated() {
                     for (b, other) in infos[q].scene.doorways.enumerated()

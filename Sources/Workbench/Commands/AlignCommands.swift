@@ -226,7 +226,10 @@ extension Shell {
         let workspace = session.workspace
         let result: AssemblyResult
         do {
-            result = try workspace.planAssembly(placed: placed, waiting: waiting, best: invocation.flag("--best"))
+            // Ctrl-C stops the search (a building of hundreds of rooms takes minutes).
+            let interruptRequested = interruptRequested
+            result = try workspace.planAssembly(placed: placed, waiting: waiting, best: invocation.flag("--best"),
+                                                stop: interruptRequested)
         } catch {
             throw CommandFailure(error.message, at: invocation.name)
         }
