@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import XCTest
 
 /// The built wb run on scripts, -c and pipes: stdout, stderr (file:line:column) and exit status.
@@ -13,6 +16,24 @@ final class ScriptTests: XCTestCase {
         let path = folder.appendingPathComponent(name).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// A script from a pipe (`wb -f <(generate)`, as psql and bash take one) runs; a FIFO
+    /// nothing writes to is an empty script, not a wait; a device is still refused.
+    func testAScriptFromAPipeRunsAndAFIFOWithoutAWriterDoesNotWait() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("bash is needed for <(…)") }
+        let wb = Harness.wb.path
+        let piped = try Harness.run(["-c", "'\(wb)' -q -f <(printf 'echo from a pipe\\n')"], executable: URL(fileURLWithPath: "/bin/bash"))
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(piped.stdout, "from a pipe\n")
+        let folder = try Harness.temporaryFolder(self)
+        let fifo = folder.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let waiting = try Harness.run(["-q", "-f", fifo])
+        XCTAssertEqual(waiting.status, 0, waiting.stderr)
+        let device = try Harness.run(["-q", "-f", "/dev/zero"])
+        XCTAssertEqual(device.status, 2)
+        XCTAssertTrue(device.stderr.contains("is not a regular file"), device.stderr)
     }
 
     func testCommandsAndFilesRunInOrder() throws {

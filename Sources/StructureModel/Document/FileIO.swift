@@ -132,7 +132,9 @@ public enum FileIO {
     /// The whole file, at most `limit` bytes. Folders, devices, pipes, sockets, missing and
     /// unreadable files are errors: a device like /dev/zero never ends and a FIFO without a
     /// writer never starts, so wb reads only regular files (stdin has `readStream`).
-    public static func read(_ path: String, limit: Int = readLimit) throws(FileError) -> [UInt8] {
+    /// With `pipes`, a pipe is read too, to its end (a script given as `-f <(generate)`): a
+    /// FIFO nothing writes to reads as empty rather than waiting.
+    public static func read(_ path: String, limit: Int = readLimit, pipes: Bool = false) throws(FileError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO would otherwise wait for a writer, for ever.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileError(path: path, message: errorText(errno)) }
@@ -141,6 +143,10 @@ public enum FileIO {
         guard fstat(fd, &info) == 0 else { throw FileError(path: path, message: errorText(errno)) }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileError(path: path, message: errorText(EISDIR))
+        }
+        if pipes && (info.st_mode & S_IFMT) == S_IFIFO {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            return try readAll(fd, name: path, expected: 0, limit: limit)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError(path: path, message: notRegularText) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)

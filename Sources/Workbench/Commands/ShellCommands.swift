@@ -54,13 +54,13 @@ extension Shell {
         }
     }
 
-    /// A script's text. Folders, devices, pipes, missing files and files over
-    /// `Program.scriptLimit` are refused; so is binary data (see `scriptText`), at its place
-    /// in the file.
+    /// A script's text, from a file or a pipe (`-f <(generate)`, as other shells take it).
+    /// Folders, devices, sockets, missing files and scripts over `Program.scriptLimit` are
+    /// refused; so is binary data (see `scriptText`), at its place in the file.
     func readScript(_ path: String, at word: Argument?) throws -> String {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path, limit: Program.scriptLimit)
+            bytes = try FileIO.read(path, limit: Program.scriptLimit, pipes: true)
         } catch {
             throw CommandFailure("cannot read script \(path): \(error.message)", at: word)
         }
