@@ -5,6 +5,15 @@ import XCTest
 /// `align` from the shell: two separately scanned rooms put together through the door
 /// they share, one undoable step, saved as the moved room's file.
 final class AlignCommandTests: XCTestCase {
+    /// A room on a story where nothing is placed is told so, not that nothing meets it.
+    func testAutoAlignOfARoomOnAStoryWithNothingPlacedSaysSo() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let paths = try Harness.captures(of: BuildingGenerator.generate(BuildingSpec(seed: 4, rooms: 3)), in: folder).paths
+        let result = try Harness.run(["-q", paths[0], paths[1], "-c", "story r2 1", "-c", "align r2 auto"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("no placed room is on r2's story (1)"), result.stderr)
+    }
+
     func testAlignThroughADoorThenUndoAndSave() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, noise: 0))

@@ -151,7 +151,7 @@ public enum AutoAligner {
     static let floorlessInset = 0.05
 
     /// Whether two captures may be on one story: both say so, or either says nothing (iOS 16).
-    static func onOneStory(_ a: CapturedRoom, _ b: CapturedRoom) -> Bool {
+    public static func onOneStory(_ a: CapturedRoom, _ b: CapturedRoom) -> Bool {
         guard let x = a.effectiveStory, let y = b.effectiveStory else { return true }
         return x == y
     }

@@ -165,6 +165,12 @@ extension Shell {
         let result = AutoAligner.search(capture, beside: placed)
         guard let best = result.candidates.first, best.score > 0 else {
             lastAutoAlignment = nil
+            // A room is put only beside placed rooms of its own story: say so when there are none.
+            if let story = capture.effectiveStory, !placed.contains(where: { AutoAligner.onOneStory($0, capture) }) {
+                throw CommandFailure("no placed room is on \(handleText(room))'s story (\(story)): it is put only beside rooms of its own story "
+                                     + "(story \(handleText(room)) N moves it to another; or align a room of story \(story) first)",
+                                     at: invocation.positionals[0])
+            }
             throw CommandFailure("found no place where \(handleText(room))'s walls or doorways meet the placed rooms'", at: invocation.positionals[0])
         }
         inform("best: " + describe(best))
