@@ -61,6 +61,12 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(svg.status, 1, svg.stderr)
         XCTAssertTrue(svg.stderr.contains("p-story1.svg: it is a folder; nothing was written"), svg.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: pages + "-story0.svg"), "the first page was written alone")
+        for target in [folder.path, folder.path + "/", "."] {
+            let intoFolder = try Harness.run(["-q", structure, "-c", "export svg \(target)"], in: folder)
+            XCTAssertEqual(intoFolder.status, 1, target)
+            XCTAssertTrue(intoFolder.stderr.contains("it is a folder; give a file name"), intoFolder.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("story") }, ["p-story1.svg"])
     }
 
     // MARK: Item 3: two processes saving one file

@@ -35,6 +35,12 @@ extension Shell {
             throw CommandFailure("\(pages.count) stories make \(pages.count) files; to print them add --one-page "
                                  + "(one page) or --story N (one story)", at: path)
         }
+        // A page per story is named after PATH: a folder there (`export svg .`) would have
+        // given files beside it named `.-story0`, with no extension.
+        var folder: ObjCBool = false
+        if pages.count > 1, path.text.hasSuffix("/") || FileManager.default.fileExists(atPath: path.text, isDirectory: &folder) && folder.boolValue {
+            throw CommandFailure("cannot write \(path.text): it is a folder; give a file name (plan.svg writes plan-story0.svg, …)", at: path)
+        }
         let targets = pages.count == 1 ? [path.text] : pages.map { Self.storyPath(path.text, story: $0[0].number) }
 
         let progress = ProgressBar(shell: self, label: "export svg", total: pages.count)
