@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import StructureModel
 import Workbench
 
@@ -16,4 +17,14 @@ signal(SIGXFSZ, SIG_IGN)
 let crash: @Sendable () throws(FileError) -> Void = { _exit(70) }
 let faults = WriteFaults(beforeRename: getenv("WB_TEST_CRASH_BEFORE_RENAME") == nil ? nil : crash,
                          betweenRenames: getenv("WB_TEST_CRASH_BETWEEN_RENAMES") == nil ? nil : crash)
+// Swift hands the arguments over as text, each byte that is not UTF-8 replaced: a file named
+// in another encoding would be looked for under a name it does not have ("no such file").
+for index in 1..<Int(CommandLine.argc) {
+    guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+    let shown = CommandLine.arguments[index].unicodeScalars.map { $0 == "\u{FFFD}" || $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
+    let message = "wb: argument \(index) (\(shown)) is not UTF-8: wb takes file names and commands as UTF-8 "
+        + "(rename the file, for example with convmv)\n"
+    FileHandle.standardError.write(Data(message.utf8))
+    exit(2)
+}
 exit(Program.main(Array(CommandLine.arguments.dropFirst()), faults: faults))

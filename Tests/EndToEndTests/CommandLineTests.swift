@@ -17,6 +17,16 @@ final class CommandLineTests: XCTestCase {
         return path
     }
 
+    /// A file name that is not UTF-8 is said to be so (exit 2), not looked for under the
+    /// repaired name Swift would hand over ("no such file or directory").
+    func testAnArgumentThatIsNotUTF8IsSaidToBeSo() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("bash is needed to pass a non-UTF-8 argument") }
+        let result = try Harness.run(["-c", "'\(Harness.wb.path)' -q $'bad\\xffname.json' -c ls"], executable: URL(fileURLWithPath: "/bin/bash"))
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("argument 2 (bad?name.json) is not UTF-8"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("no such file"), result.stderr)
+    }
+
     func testCommandsAndFilesRunInTheOrderGivenHoweverSpelled() throws {
         let a = try script("a.wb", "echo a\n")
         let b = try script("b.wb", "echo b\n")
