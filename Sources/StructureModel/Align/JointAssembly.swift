@@ -154,14 +154,17 @@ enum JointAssembly {
         func doorKey(_ room: Int, _ door: Int) -> Int { room * doorSlots + door }
 
         /// The score of room `q` at `pose` against every placed room near it (but `skip`).
-        func contribution(_ q: Int, at pose: RigidMotion, in poses: [RigidMotion?], skip: Int = -1) -> (Double, [SIMD2<Int>], Placement?) {
+        /// `centres`, when given, are the rooms' middles where `poses` put them (worked out once
+        /// for all the candidates of one state).
+        func contribution(_ q: Int, at pose: RigidMotion, in poses: [RigidMotion?], skip: Int = -1,
+                          centres: [PlanPoint?]? = nil) -> (Double, [SIMD2<Int>], Placement?) {
             var total = 0.0
             var matched: [SIMD2<Int>] = []
             var summary: Placement?
             let centre = AutoAligner.move(infos[q].centre, pose)
             for (k, other) in poses.enumerated() where k != q && k != skip && sameStory[q][k] {
                 guard let other else { continue }
-                let otherCentre = AutoAligner.move(infos[k].centre, other)
+                let otherCentre = centres?[k] ?? AutoAligner.move(infos[k].centre, other)
                 guard centre.distance(to: otherCentre) <= infos[q].radius + infos[k].radius + tolerances.wallGap else { continue }
                 let relative = other.inverse.composed(after: pose)
                 // States of the beam share most of their rooms' places: one pair at one relative
@@ -209,6 +212,7 @@ enum JointAssembly {
                 if stopping() { return deepest }
                 var next: [State] = []
                 for state in beam {
+                    let centres = state.poses.indices.map { k in state.poses[k].map { AutoAligner.move(infos[k].centre, $0) } }
                     // The best few links out of the placed rooms, as a stable sort by score would
                     // list them first (equal scores in the order met), without sorting them all:
                     // at 100 rooms the sort was a sixth of the search.
@@ -229,7 +233,7 @@ enum JointAssembly {
                         let value: Double, matched: [SIMD2<Int>]
                         if let from = state.poses[link.from] {
                             let pose = from.composed(after: link.motion)
-                            (value, matched, _) = contribution(link.to, at: pose, in: state.poses)
+                            (value, matched, _) = contribution(link.to, at: pose, in: state.poses, centres: centres)
                             child.poses[link.to] = pose
                             child.order.append(link.to)
                             child.parent[link.to] = link.from
