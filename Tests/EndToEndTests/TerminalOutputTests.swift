@@ -144,6 +144,11 @@ final class TerminalOutputTests: XCTestCase {
                                        columns: 120)
         XCTAssertEqual(missing.lines.filter { $0.hasPrefix("w101") }.count, 2, "a pager that cannot run: shown anyway")
         XCTAssertEqual(missing.out.components(separatedBy: "the pager (no-such-pager-here) was not found").count, 2, "said once")
+
+        // A pager that fails (PAGER=false) swallowed the output without a word.
+        let failing = try Terminal.run(["-q", home, "-c", "ls walls", "-c", "ls walls"], environment: ["PAGER": "false"], columns: 120)
+        XCTAssertEqual(failing.lines.filter { $0.hasPrefix("w101") }.count, 2, "shown anyway: \(failing.out)")
+        XCTAssertEqual(failing.out.components(separatedBy: "the pager (false) exited with status 1").count, 2, "said once")
     }
 
     func testColourOnATerminalOnly() throws {

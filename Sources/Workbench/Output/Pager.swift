@@ -144,6 +144,12 @@ enum Pager {
         if exited && (code == 126 || code == 127) {
             return .failed(code == 127 ? "was not found" : "could not be run")
         }
+        // A pager that fails (PAGER=false) may have shown nothing of what it was given, which
+        // the pipe took all the same: it is shown here instead. (less, more and head end with 0,
+        // also when quit early.)
+        if exited && code != 0 {
+            return .failed("exited with status \(code)")
+        }
         return .shown
     }
 
