@@ -19,6 +19,24 @@ final class CommandLineTests: XCTestCase {
 
     /// A file name that is not UTF-8 is said to be so (exit 2), not looked for under the
     /// repaired name Swift would hand over ("no such file or directory").
+    /// `history` and `diff` give JSON with `--json` (they printed their text).
+    func testHistoryAndDiffGiveJSON() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder)
+        let none = try Harness.run(["-q", room, "-c", "history --json"])
+        XCTAssertEqual(try Harness.jsonArray(none.stdout).count, 0, none.stdout)
+        let result = try Harness.run(["-q", room, "-c", "name r1 Den", "-c", "move r1 1 0", "-c", "undo", "-c", "history --json"])
+        let steps = try Harness.jsonArray(result.stdout)
+        XCTAssertEqual(steps.map { $0["command"] as? String }, ["name r1 Den", "move r1 1 0"])
+        XCTAssertEqual(steps.map { $0["undone"] as? Bool }, [false, true])
+        XCTAssertEqual(steps.map { $0["step"] as? Int }, [1, 2])
+        let diff = try Harness.run(["-q", room, "-c", "name r1 Den", "-c", "move r1 1 0", "-c", "diff --json"])
+        let changes = try Harness.jsonArray(diff.stdout)
+        XCTAssertTrue(changes.contains { $0["element"] as? String == "r1" && ($0["change"] as? String)?.contains("\"Den\"") == true }, diff.stdout)
+        XCTAssertTrue(changes.contains { ($0["element"] as? String)?.hasPrefix("w") == true }, "the moved walls: \(diff.stdout)")
+        XCTAssertTrue(changes.allSatisfy { $0["file"] as? String == "room" })
+    }
+
     func testAnArgumentThatIsNotUTF8IsSaidToBeSo() throws {
         guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { throw XCTSkip("bash is needed to pass a non-UTF-8 argument") }
         let result = try Harness.run(["-c", "'\(Harness.wb.path)' -q $'bad\\xffname.json' -c ls"], executable: URL(fileURLWithPath: "/bin/bash"))

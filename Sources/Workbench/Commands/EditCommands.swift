@@ -331,8 +331,17 @@ extension Shell {
             ) { invocation in
                 let shell = invocation.shell
                 let done = shell.session.undoStack, undone = shell.session.redoStack.reversed()
-                if done.isEmpty && undone.isEmpty {
+                if done.isEmpty && undone.isEmpty && !shell.options.json {
                     shell.inform("no edits yet")
+                    return
+                }
+                if shell.options.json {
+                    let steps = done.map { ($0, false) } + undone.map { ($0, true) }
+                    shell.output.write(renderJSON(.array(steps.enumerated().map { index, step in
+                        .object(JSONObject([JSONMember("step", .number(JSONNumber(text: String(index + 1)))),
+                                            JSONMember("command", .string(step.0.text)),
+                                            JSONMember("undone", .bool(step.1))]))
+                    })))
                     return
                 }
                 var text = ""
@@ -374,7 +383,8 @@ extension Shell {
 
     func showDiff(_ invocation: Invocation) throws {
         let files = try invocation.positional(0).map { [try fileArgument($0)] } ?? session.files
-        var text = ""
+        // (file, element, what changed), in the order the text lists them.
+        var changes: [(String, String, String)] = []
         for file in files {
             let onDisk: RoomPlanDocument
             do {
@@ -388,7 +398,7 @@ extension Shell {
                 let identity = Identity(file: file.id, scope: entry.scope, kind: entry.kind, key: entry.key)
                 let place = session.workspace.handles.handle(for: identity)
                     ?? (entry.scope == .structure ? "structure-level " : "") + "\(entry.kind.rawValue) \(entry.key.prefix(8))"
-                text += "\(file.name): \(place): \(entry.description)\n"
+                changes.append((file.name, place, entry.description))
             }
             let sidecar = Sidecar.path(for: file.path)
             let savedNames: [Identity: String]
@@ -402,13 +412,18 @@ extension Shell {
                                                                                              : handleText($0) < handleText($1) }) {
                 let old = savedNames[identity].map { "\"\($0)\"" } ?? "no name"
                 let new = file.names[identity].map { "\"\($0)\"" } ?? "no name"
-                text += "\(file.name): \(handleText(identity)): name \(old) → \(new) (in \(FileIO.baseName(of: sidecar)))\n"
+                changes.append((file.name, handleText(identity), "name \(old) → \(new) (in \(FileIO.baseName(of: sidecar)))"))
             }
         }
-        if text.isEmpty {
+        if options.json {
+            output.write(renderJSON(.array(changes.map { change in
+                .object(JSONObject([JSONMember("file", .string(change.0)), JSONMember("element", .string(change.1)),
+                                    JSONMember("change", .string(change.2))]))
+            })))
+        } else if changes.isEmpty {
             inform("no differences from the files on disk")
         } else {
-            output.write(text.escapingControlsKeepingLines)
+            output.write(changes.map { "\($0.0): \($0.1): \($0.2)\n" }.joined().escapingControlsKeepingLines)
         }
     }
 }
