@@ -14,6 +14,21 @@ final class BatchEndToEndTests: XCTestCase {
         try (1...count).map { try Harness.generatedRoom(in: folder, seed: UInt64(40 + $0), name: "scan-\($0).json") }
     }
 
+    /// On a terminal each file's output is headed by its path (a `check` table of handles said
+    /// nothing of its file); into a pipe the output is as the commands printed it.
+    func testOnATerminalEachFilesOutputIsHeadedByItsPath() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let first = try Harness.generatedRoom(in: folder, seed: 21, name: "first.json")
+        let second = try Harness.generatedRoom(in: folder, seed: 22, name: "second.json")
+        let shown = try Terminal.run(["-q", "--each", "--jobs", "2", "-c", "echo hello", first, second], columns: 200)
+        XCTAssertNil(shown.problem, shown.out)
+        for path in [first, second] {
+            XCTAssertTrue(shown.out.contains("==> \(path) <==\r\nhello\r\n"), shown.out)
+        }
+        let piped = try Harness.run(["-q", "--each", "--jobs", "2", "-c", "echo hello", first, second])
+        XCTAssertEqual(piped.stdout, "hello\nhello\n")
+    }
+
     func testPathsFromStandardInputAndTheSummary() throws {
         let paths = try rooms(5)
         let fix = folder.appendingPathComponent("fix.wb").path

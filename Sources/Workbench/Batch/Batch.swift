@@ -141,6 +141,12 @@ struct Batch {
             for chunk in outcome.chunks where chunk.isError { output.writeError(chunk.text) }
             output.write(outcome.jsonLine + "\n")
         } else {
+            // On a terminal, a file's output is headed by its path (as `head` and `tail` head
+            // theirs): tables of handles (r1, w3) say nothing of which file they are of. Into a
+            // pipe the output stays as the commands printed it ($FILE, or --json, names it).
+            if output.isTerminal, outcome.chunks.contains(where: { !$0.isError && !$0.text.isEmpty }) {
+                output.write("==> \(outcome.path.escapingControls) <==\n")
+            }
             for chunk in outcome.chunks {
                 if chunk.isError { output.writeError(chunk.text) } else { output.write(chunk.text) }
             }
