@@ -150,7 +150,7 @@ enum JointAssembly {
         var linksFrom: [[Link]] = Array(repeating: [], count: rooms.count)
         for link in links where twins[link.from] == nil && twins[link.to] == nil { linksFrom[link.from].append(link) }
 
-        let cache = PairCache()
+        let cache = PairCache(count: rooms.count)
         func doorKey(_ room: Int, _ door: Int) -> Int { room * doorSlots + door }
 
         /// The score of room `q` at `pose` against every placed room near it (but `skip`).
@@ -169,14 +169,14 @@ enum JointAssembly {
                 let relative = other.inverse.composed(after: pose)
                 // States of the beam share most of their rooms' places: one pair at one relative
                 // place is scored once.
-                let key = PairKey(moving: q, fixed: k, yaw: Int64((relative.yaw * 1e6).rounded()),
-                                  x: Int64((relative.translation.x * 1e5).rounded()), z: Int64((relative.translation.z * 1e5).rounded()))
+                let place = SIMD3<Int64>(Int64((relative.yaw * 1e6).rounded()), Int64((relative.translation.x * 1e5).rounded()),
+                                         Int64((relative.translation.z * 1e5).rounded()))
                 let placement: Placement
-                if let known = cache.pairs[key] {
+                if let known = cache.placement(moving: q, fixed: k, at: place) {
                     placement = known
                 } else {
                     placement = AutoAligner.score(relative, source: "", own: infos[q].scene, room: rooms[q], scene: infos[k].scene, tolerances: tolerances)
-                    cache.pairs[key] = placement
+                    cache.store(placement, moving: q, fixed: k, at: place)
                 }
                 total += placement.score
                 for pair in placement.matchedDoorways { matched.append(SIMD2(pair.x, k * doorSlots + pair.y)) }
@@ -745,16 +745,31 @@ enum JointAssembly {
             || AutoAligner.move(centre, a).distance(to: AutoAligner.move(centre, b)) > 0.3
     }
 
-    struct PairKey: Hashable {
-        var moving: Int
-        var fixed: Int
-        var yaw: Int64
-        var x: Int64
-        var z: Int64
-    }
-
+    /// The scores of room pairs at relative places, per ordered pair of rooms: a pair meets at
+    /// few places over a whole search, so a short list searched in order beats hashing the key
+    /// (hashing was a sixth of a 100-room search).
     final class PairCache {
-        var pairs: [PairKey: Placement] = [:]
+        private let count: Int
+        private var places: [[SIMD3<Int64>]]
+        private var scores: [[Placement]]
+
+        init(count: Int) {
+            self.count = count
+            places = Array(repeating: [], count: count * count)
+            scores = Array(repeating: [], count: count * count)
+        }
+
+        func placement(moving: Int, fixed: Int, at place: SIMD3<Int64>) -> Placement? {
+            let pair = moving * count + fixed
+            guard let index = places[pair].firstIndex(of: place) else { return nil }
+            return scores[pair][index]
+        }
+
+        func store(_ placement: Placement, moving: Int, fixed: Int, at place: SIMD3<Int64>) {
+            let pair = moving * count + fixed
+            places[pair].append(place)
+            scores[pair].append(placement)
+        }
     }
 
     static func same(_ a: State, _ b: State, _ infos: [RoomInfo]) -> Bool {
