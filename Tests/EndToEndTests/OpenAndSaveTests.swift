@@ -17,6 +17,12 @@ final class OpenAndSaveTests: XCTestCase {
         let named = try Harness.run(["-q", first, second, "-c", "save \(copy) second"])
         XCTAssertEqual(named.status, 0, named.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), try Data(contentsOf: URL(fileURLWithPath: second)))
+        // A copy of one open file never lands on another.
+        let before = try Data(contentsOf: URL(fileURLWithPath: first))
+        let over = try Harness.run(["-q", first, second, "-c", "save \(first) second"])
+        XCTAssertEqual(over.status, 1)
+        XCTAssertTrue(over.stderr.contains("open in wb: a copy does not replace it"), over.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), before)
     }
 
     /// A file another tool wrote in its own layout (here one line, keys in another order) is

@@ -82,7 +82,7 @@ extension Shell {
         // not leave the first written alone.
         for (target, _) in written where target != "-" && target != "/dev/stdout" {
             let argument = Argument(text: target, location: path.location, quoted: path.quoted)
-            try checkNotOpen(argument)
+            try checkNotOpen(argument, by: "an export")
             var folder: ObjCBool = false
             if FileManager.default.fileExists(atPath: target, isDirectory: &folder), folder.boolValue {
                 throw CommandFailure("cannot write \(target): it is a folder; nothing was written", at: path)

@@ -53,13 +53,14 @@ extension Shell {
     }
 
     /// The one file a command without a file argument applies to.
-    func soleFile(for command: String, at word: Argument) throws -> WorkspaceFile {
+    /// With several open, the error asks for `naming`: the command as it names one.
+    func soleFile(naming: String, at word: Argument) throws -> WorkspaceFile {
         switch session.files.count {
         case 0: throw CommandFailure("nothing is open (open a file first with 'open PATH')", at: word)
         case 1: return session.files[0]
         default:
             throw CommandFailure("\(session.files.count) files are open (\(session.files.map(\.name).joined(separator: ", "))); "
-                                 + "name one: \(command) NAME ...", at: word)
+                                 + "name the one to write: \(naming)", at: word)
         }
     }
 
@@ -279,16 +280,11 @@ extension Shell {
                 let shell = invocation.shell
                 let force = invocation.flag("--force")
                 if let target = invocation.positional(0) {
-                    let file: WorkspaceFile
-                    if let name = invocation.positional(1) {
-                        file = try shell.fileArgument(name)
-                    } else if shell.session.files.count > 1 {
-                        throw CommandFailure("\(shell.session.files.count) files are open (\(shell.session.files.map(\.name).joined(separator: ", "))); "
-                                             + "name the one to write: save PATH NAME", at: target)
-                    } else {
-                        file = try shell.soleFile(for: "save", at: target)
-                    }
+                    let file = try invocation.positional(1).map { try shell.fileArgument($0) }
+                        ?? shell.soleFile(naming: "save PATH NAME", at: target)
                     let samePlace = target.text == file.path
+                    // A copy never lands on another open file (or its names file), as an export never does.
+                    if !samePlace { try shell.checkNotOpen(target, by: "a copy", except: file.id) }
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
                     let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)
                     if !shell.options.dryRun {

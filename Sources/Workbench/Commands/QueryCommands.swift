@@ -255,7 +255,7 @@ extension Shell {
             sink.write(String(decoding: bytes, as: UTF8.self))
             return true
         }
-        try checkNotOpen(path)
+        try checkNotOpen(path, by: "an export")
         do {
             try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults, flushes: !options.defersFlush)
             filesWritten += 1
@@ -269,20 +269,20 @@ extension Shell {
 
     /// An export never replaces a file open in wb, nor the names file beside one: `export usda
     /// flat.json` turned the open scan itself into USD text, and `save` then had nothing to
-    /// write back to. (`save` and `export structure` to another open file's path are refused
-    /// the same way: that file exists and is not theirs.)
-    func checkNotOpen(_ path: Argument) throws {
+    /// write back to. `save PATH` of one file checks another's path the same way (`what`: what
+    /// would have replaced it).
+    func checkNotOpen(_ path: Argument, by what: String, except own: Int? = nil) throws {
         func canonical(_ text: String) -> String {
             URL(fileURLWithPath: text).standardizedFileURL.resolvingSymlinksInPath().path
         }
         let target = canonical(path.text)
         // A document wb made (a merge result) is on no disk yet: exporting it to its own path
         // replaces nothing wb read.
-        for file in session.files where file.stamp != nil {
+        for file in session.files where file.stamp != nil && file.id != own {
             let own = canonical(file.path)
             guard target == own || target == canonical(Sidecar.path(for: file.path)) else { continue }
             throw CommandFailure("\(path.text) is \(target == own ? "" : "the names file of ")\(file.name), open in wb: "
-                                 + "an export does not replace it (give another PATH); nothing was written", at: path)
+                                 + "\(what) does not replace it (give another PATH); nothing was written", at: path)
         }
     }
 
