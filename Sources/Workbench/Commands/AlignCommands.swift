@@ -83,9 +83,8 @@ extension Shell {
             throw CommandFailure("--into takes a name, not a path (export structure PATH writes it anywhere)", at: invocation.values["--into"])
         }
         let tolerance = try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1
-        if let word = invocation.values["--tolerance"], tolerance < 0 {
-            throw CommandFailure("--tolerance takes a distance of 0 or more", at: word)
-        }
+        // As `stories --tolerance` takes it.
+        guard tolerance > 0 else { throw CommandFailure("--tolerance must be more than 0", at: invocation.values["--tolerance"]) }
         var rule = Workspace.StoryRule.byHeight(tolerance: tolerance)
         if invocation.values["--stories"]?.text == "keep" { rule = .keep }
         var options = MergeOptions()
