@@ -66,6 +66,43 @@ final class QueryCommandTests: XCTestCase {
         }
     }
 
+    /// `where room = …` takes what a ROOM argument takes (a handle in any case, a name, a
+    /// label only one room has), and a value that names nothing open is an error at that
+    /// word, not an empty table.
+    func testWhereRoomTakesWhatARoomArgumentTakes() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4))
+        let (paths, _) = try Harness.captures(of: building, in: folder)
+        func handles(_ command: String, _ setup: [String] = []) throws -> [String] {
+            let result = try Harness.run(["-q", "--json"] + paths + setup.flatMap { ["-c", $0] } + ["-c", command])
+            XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
+            return try Harness.jsonArray(result.stdout).map { $0["handle"] as! String }
+        }
+        let byHandle = try handles("find objects where room = r2")
+        XCTAssertFalse(byHandle.isEmpty, "the second room has objects")
+        XCTAssertEqual(try handles("find objects where room = R2"), byHandle, "a handle in capitals")
+        XCTAssertEqual(try handles("find objects where room = Galley", ["name r2 Galley"]), byHandle, "a room's name")
+        let label = try XCTUnwrap(building.captures[1].room.sections.first?.label)
+        let sameLabel = building.captures.filter { $0.room.sections.contains { $0.label == label } }.count
+        if sameLabel == 1 {
+            XCTAssertEqual(try handles("find objects where room = \(label)"), byHandle, "a label only r2 has")
+        }
+        XCTAssertEqual(Set(try handles("find objects where room != r2")).intersection(byHandle), [], "!= takes the same words")
+        XCTAssertEqual(try handles("find objects where category ~ '' and room = r2"), byHandle, "~ '' contains everything")
+        let cases: [(String, String)] = [
+            ("find objects where room = r999", "wb: -c:1:27: error: there is no r999 (rooms: r1 to r4)"),
+            ("find objects where room = o1", "wb: -c:1:27: error: o1 is an object, not a room"),
+            ("find objects where room = nowhere", "wb: -c:1:27: error: nothing open is called 'nowhere'"),
+            ("find doors where parent = r1", "wb: -c:1:27: error: r1 is a room, not an element"),
+        ]
+        for (command, expected) in cases {
+            let result = try Harness.run(["-q"] + paths + ["-c", command])
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.hasPrefix(expected), "\(command): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "no empty table")
+        }
+    }
+
     func testPlanDrawsRoomsWithHandles() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 6, stories: 2))

@@ -30,8 +30,20 @@ public struct Query: Sendable {
 
     public func matches(_ row: any QueryRow) -> Bool { predicate(row) }
 
-    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements) throws(QueryError) -> Query {
+    /// How a reference field's value (`room = kitchen`) is turned into the handle rows carry:
+    /// given the field and the value as typed, the handle it names, or a message saying why
+    /// it names nothing. Without one, values are compared as typed.
+    public typealias ReferenceResolver = (_ field: String, _ value: String) -> Result<String, ReferenceFailure>
+
+    public struct ReferenceFailure: Error {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+    }
+
+    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements,
+                               references: ReferenceResolver? = nil) throws(QueryError) -> Query {
         var parser = QueryParser(tokens: try QueryParser.tokenize(words), schema: schema)
+        parser.references = references
         let predicate = try parser.parseOr()
         if let extra = parser.peek() {
             throw QueryError(message: extra.kind == .rightParen ? "a ')' without its '('" : "expected 'and' or 'or', found '\(extra.text)'",
@@ -168,6 +180,7 @@ struct QueryParser {
 
     /// Parentheses open around the current position.
     var depth = 0
+    var references: Query.ReferenceResolver?
 
     /// `a or b or ...`: the terms are kept in one list and tried in a loop, so a 90,000-term
     /// expression neither recurses when parsed nor when it matches a row.
@@ -319,7 +332,7 @@ struct QueryParser {
                 case let v?:
                     let text = v.display.lowercased()
                     switch o {
-                    case "~": return text.contains(lowered)
+                    case "~": return lowered.isEmpty || text.contains(lowered)
                     case "=": return text == lowered
                     case "!=": return text != lowered
                     default: return false
@@ -332,8 +345,17 @@ struct QueryParser {
             if ["<", "<=", ">", ">="].contains(o) {
                 throw QueryError(message: "\(name) is text: compare it with =, != or ~ (contains), not \(o)", word: op.word, offset: op.offset)
             }
-            let wanted = value.text
+            var wanted = value.text
             let isGlob = o != "~" && (wanted.contains("*") || wanted.contains("?"))
+            // `room = kitchen`, `parent = 3F2C`: a name, label or identifier prefix is the
+            // handle it names, and a value that names nothing open is an error, not an
+            // empty answer.
+            if type == .reference, o != "~", !isGlob, let references {
+                switch references(name, wanted) {
+                case .success(let handle): wanted = handle
+                case .failure(let failure): throw bad(failure.message)
+                }
+            }
             if type == .category && !isGlob && o != "~" {
                 let categories = ObjectCategory.known.map(\.name) + ["wall", "door", "window", "opening", "floor", "room", "section"]
                 if !categories.contains(where: { $0.lowercased() == wanted.lowercased() }) {
@@ -350,7 +372,7 @@ struct QueryParser {
                 let texts = type == .reference ? v.display.lowercased().split(separator: ",").map(String.init)
                                                : [v.display.lowercased()]
                 let match = texts.contains { text in
-                    if o == "~" { return text.contains(lowered) }
+                    if o == "~" { return lowered.isEmpty || text.contains(lowered) }
                     if isGlob { return Self.globMatch(glob, Array(text)) }
                     return text == lowered
                 }

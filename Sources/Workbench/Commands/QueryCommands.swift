@@ -36,7 +36,10 @@ extension Shell {
                 throw CommandFailure("'where' needs an expression, like category = chair", at: whereWord)
             }
             do {
-                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) })
+                let at = expression[0]
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }) { field, value in
+                    self.referencedHandle(field: field, value: value, at: at)
+                }
             } catch {
                 let word = expression[min(error.word, expression.count - 1)]
                 var location = word.location
@@ -49,6 +52,40 @@ extension Shell {
         var rows = session.workspace.rows(kind)
         if let query { rows = rows.filter(query.matches) }
         return (kind, query, rows)
+    }
+
+    /// The handle a reference field's value names (`room = kitchen` is `room = r2`), so that
+    /// a name, label or identifier works in `where` as it does as an argument, and a value
+    /// naming nothing open is said to, rather than matching nothing.
+    func referencedHandle(field: String, value: String, at: Argument) -> Result<String, Query.ReferenceFailure> {
+        let allowed: Set<ElementKind>, what: String
+        switch field {
+        case "room": (allowed, what) = ([.room], "a room")
+        case "section": (allowed, what) = ([.section], "a section")
+        case "parent": (allowed, what) = (Set(ElementKind.allCases).subtracting([.room, .section]), "an element")
+        default: (allowed, what) = (Set(ElementKind.allCases), "a thing")
+        }
+        var firstFailure: String?
+        for text in value == value.lowercased() ? [value] : [value, value.lowercased()] {
+            do {
+                var identity = try resolve(Argument(text: text, location: at.location), allowed: Set(ElementKind.allCases), what: what)
+                // A section's label names its room where a room is asked for.
+                if identity.kind == .section, field == "room", let room = identity.room { identity = room }
+                let handle = session.workspace.handles.handle(for: identity) ?? text
+                guard allowed.contains(identity.kind) else {
+                    let kind = identity.kind.rawValue
+                    let article = "aeiou".contains(kind.first ?? "x") ? "an" : "a"
+                    firstFailure = firstFailure ?? "\(handle) is \(article) \(kind), not \(what)"
+                    continue
+                }
+                return .success(handle)
+            } catch let failure as CommandFailure {
+                firstFailure = firstFailure ?? failure.message
+            } catch {
+                firstFailure = firstFailure ?? "\(error)"
+            }
+        }
+        return .failure(Query.ReferenceFailure(firstFailure ?? "nothing open is called '\(value)'"))
     }
 
     func dimensionsText(_ d: SIMD3<Float>?) -> String {
