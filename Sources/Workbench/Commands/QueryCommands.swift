@@ -222,6 +222,8 @@ extension Shell {
                     width, height, depth, area, open, parent and every attribute (ChairType, ...); operators
                     = != < <= > >= and ~ (contains); and, or, not, parentheses; lengths with units (2m, 80cm, 3ft);
                     confidence in order (confidence < high). Text ignores case; = with * or ? is a glob.
+                    room, section and parent take what a command argument takes (room = kitchen, a name, a
+                    handle); one that names nothing open is an error.
 
                     On a terminal the table fits its width: long names, labels and attributes are cut with …,
                     and when a row cannot fit even so, each row is shown one field per line. --wide shows every
