@@ -55,6 +55,14 @@ final class ShellTests: XCTestCase {
                       thirdOutput.standardError)
     }
 
+    /// `echo` prints every word as written: `--json` and `--` are words to it, not options.
+    func testEchoPrintsOptionLikeWordsAsWritten() {
+        let (shell, output) = shell()
+        XCTAssertTrue(shell.run(script: "echo hi --json -- --x\necho --json", source: "-c"), output.standardError)
+        XCTAssertEqual(output.standardOutput, "hi --json -- --x\n--json\n")
+        XCTAssertEqual(output.standardError, "")
+    }
+
     func testHelpComesFromTheCommandTable() {
         let (shell, output) = shell()
         XCTAssertTrue(shell.run(script: "help", source: "-c"))

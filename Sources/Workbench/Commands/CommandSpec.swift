@@ -111,6 +111,9 @@ public struct CommandSpec {
     /// Whether the command writes files (`save`, `export`): a batch refuses these once a
     /// command of the file's script has failed, so that a file is fixed whole or not at all.
     public var writesFiles: Bool
+    /// Every word is an argument as written, `--json` and `--` too (`echo`): the command takes
+    /// no options.
+    public var takesWordsAsWritten = false
     public var run: (inout Invocation) throws -> Void
 
     public init(
@@ -155,6 +158,10 @@ public struct CommandSpec {
         var invocation = Invocation(shell: shell, name: name, text: text)
         var index = 0
         var optionsEnded = false
+        if takesWordsAsWritten {
+            invocation.positionals = words
+            index = words.count
+        }
         while index < words.count {
             let word = words[index]
             index += 1

@@ -214,10 +214,10 @@ extension Shell {
                 "echo",
                 arguments: [ArgumentSpec("TEXT", .text, .variadic)],
                 summary: "print text (with $variables expanded)",
-                details: "Prints its arguments separated by single spaces; useful in scripts."
+                details: "Prints its arguments separated by single spaces, each as written (--json too); useful in scripts."
             ) { invocation in
                 invocation.shell.output.write(invocation.positionals.map(\.text).joined(separator: " ") + "\n")
-            },
+            }.verbatim(),
         ]
     }
 }
@@ -226,6 +226,13 @@ extension Shell {
 struct ScriptAlreadyReported: Error {}
 
 extension CommandSpec {
+    /// This command with `takesWordsAsWritten` set.
+    func verbatim() -> CommandSpec {
+        var spec = self
+        spec.takesWordsAsWritten = true
+        return spec
+    }
+
     var helpText: String {
         var text = "usage: \(synopsis)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n" + details + "\n" }
