@@ -121,6 +121,13 @@ final class QueryCommandTests: XCTestCase {
         let missing = try Harness.run(["-q", path, "-c", "plan --story 7"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("no room is on story 7 (stories: 0, 1)"), missing.stderr)
+        // A drawing in JSON output would break what reads it: refused, either way --json is given.
+        for arguments in [["-q", path, "-c", "plan --json"], ["-q", "--json", path, "-c", "plan"]] {
+            let json = try Harness.run(arguments)
+            XCTAssertEqual(json.status, 1, "\(arguments)")
+            XCTAssertEqual(json.stdout, "", "\(arguments)")
+            XCTAssertTrue(json.stderr.contains("plan draws a picture and has no JSON form"), json.stderr)
+        }
     }
 
     func testExportCSVAndJSON() throws {

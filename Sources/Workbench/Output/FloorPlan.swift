@@ -138,6 +138,11 @@ extension Shell {
     }
 
     func drawPlan(_ invocation: Invocation) throws {
+        // A drawing is no data: printed into JSON output it would break what reads it.
+        guard !options.json else {
+            throw CommandFailure("plan draws a picture and has no JSON form: ls rooms --json lists the rooms, "
+                                 + "export svg PATH draws the plan to a file", at: invocation.name)
+        }
         let inputs = floorPlanInputs()
         guard !inputs.rooms.isEmpty else { throw CommandFailure("nothing is open to draw (open a file first)", at: invocation.name) }
         let plan = FloorPlanModel(rooms: inputs.rooms, anchors: inputs.anchors)
