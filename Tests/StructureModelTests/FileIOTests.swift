@@ -62,6 +62,19 @@ final class FileIOTests: XCTestCase {
         }
     }
 
+    /// A symbolic link to nothing is named as one, with where it points: "no such file" for a
+    /// file that plainly is there (`ls` lists it) sent people looking in the wrong place.
+    func testALinkToNothingIsSaidToBeOne() throws {
+        let link = folder + "/anchor.json"
+        XCTAssertEqual(symlink(folder + "/gone.json", link), 0)
+        XCTAssertThrowsError(try FileIO.read(link)) { error in
+            XCTAssertEqual((error as? FileError)?.message, "is a symbolic link to \(folder!)/gone.json, which does not exist")
+        }
+        XCTAssertThrowsError(try FileIO.read(folder + "/missing.json")) { error in
+            XCTAssertEqual((error as? FileError)?.message, "no such file or directory")
+        }
+    }
+
     func testHugeAndNonNumbersConvertToIntWithoutTrapping() {
         XCTAssertEqual(Int(saturating: 3.0e38), .max)
         XCTAssertEqual(Int(saturating: -Double.infinity), .min)

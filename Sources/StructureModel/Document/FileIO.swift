@@ -100,6 +100,15 @@ public enum FileIO {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// For a path that is a symbolic link to nothing: what it points to, in words.
+    static func danglingLinkText(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "is a symbolic link to \(target), which does not exist"
+    }
+
     static let notRegularText = "is not a regular file (a device, a pipe or a socket): wb reads and saves only files"
 
     public static func stamp(of path: String) -> FileStamp? {
@@ -137,7 +146,10 @@ public enum FileIO {
     public static func read(_ path: String, limit: Int = readLimit, pipes: Bool = false) throws(FileError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO would otherwise wait for a writer, for ever.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileError(path: path, message: errorText(errno)) }
+        guard fd >= 0 else {
+            let code = errno
+            throw FileError(path: path, message: code == ENOENT ? danglingLinkText(path) ?? errorText(code) : errorText(code))
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError(path: path, message: errorText(errno)) }
