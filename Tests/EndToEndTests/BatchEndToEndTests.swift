@@ -54,6 +54,25 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(clean.stderr, "")
     }
 
+    /// A line of the list that is not UTF-8 is named as such, with its line number, and the
+    /// rest of the list runs: it was reported as "no such file", under a name with the
+    /// bytes replaced, which no file has.
+    func testAListLineThatIsNotUTF8IsSaidToBeOne() throws {
+        let paths = try rooms(2)
+        let list = folder.appendingPathComponent("list.txt")
+        var bytes = Array((paths[0] + "\n\n").utf8)
+        bytes += Array((folder.path + "/caf").utf8) + [0xE9] + Array(".json\n".utf8)
+        bytes += Array((paths[1] + "\n").utf8)
+        try Data(bytes).write(to: list)
+        let result = try Harness.run(["--each", "--jobs", "1", "-c", "echo $FILE_NAME", "--files-from", list.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "scan-1.json\nscan-2.json\n", "the other paths run")
+        XCTAssertTrue(result.stderr.contains("wb: --files-from \(list.path) line 3 (\(folder.path)/caf?.json) is not UTF-8: "
+                                             + "wb takes file names as UTF-8"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("no such file"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("3 files in "), result.stderr)
+    }
+
     func testEachFilesOutputComesOutWhole() throws {
         let paths = try rooms(8)
         // Many lines per file, written in pieces: interleaved output would mix the tags.

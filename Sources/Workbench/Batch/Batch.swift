@@ -60,10 +60,15 @@ struct Batch {
         let plan = Plan(options: sessionOptions, variables: invocation.variables, actions: invocation.actions, scripts: scripts,
                         isTerminal: output.isTerminal, colorsErrors: output.colorsErrors)
         let queue = BatchQueue(source: source, workers: total == 0 ? 0 : jobs, pending: jobs * 2)
+        let list = invocation.filesFrom ?? ""
         for _ in 0..<(total == 0 ? 0 : jobs) {
             let thread = Thread {
-                while let (position, path) = queue.nextPath() {
-                    queue.deliver(Batch.runOne(path: path, position: position, plan: plan))
+                while let (position, path, notUTF8Line) = queue.nextPath() {
+                    if let line = notUTF8Line {
+                        queue.deliver(Batch.refuseNotUTF8(path: path, position: position, list: list, line: line))
+                    } else {
+                        queue.deliver(Batch.runOne(path: path, position: position, plan: plan))
+                    }
                 }
                 queue.workerFinished()
             }
@@ -103,6 +108,16 @@ struct Batch {
 
     /// Runs the commands on one path in a session of its own. Called on a worker thread:
     /// everything it touches is its own, or the plan, which no one changes.
+    /// A line of the list that is not UTF-8: a failed file, said so, nothing opened.
+    static func refuseNotUTF8(path shown: String, position: Int, list: String, line: Int) -> BatchOutcome {
+        let message = "--files-from \(list.escapingControls) line \(line) (\(shown.escapingControls)) is not UTF-8: wb takes file names as UTF-8 "
+            + "(rename the file, for example with convmv)"
+        let sink = CapturedOutput(isTerminal: false, colorsErrors: false)
+        sink.writeError("wb: \(message)\n")
+        return BatchOutcome(position: position, path: shown, status: .failed, changes: 0, error: message, seconds: 0,
+                            unsaved: false, chunks: sink.chunks)
+    }
+
     static func runOne(path: String, position: Int, plan: Plan) -> BatchOutcome {
         let clock = Clock()
         let sink = CapturedOutput(isTerminal: plan.isTerminal, colorsErrors: plan.colorsErrors)
@@ -293,7 +308,7 @@ final class BatchQueue: @unchecked Sendable {
         self.pending = max(1, pending)
     }
 
-    func nextPath() -> (Int, String)? {
+    func nextPath() -> (Int, String, Int?)? {
         condition.lock()
         defer { condition.unlock() }
         return source.next()

@@ -38,32 +38,39 @@ final class PathSource {
     }
 
     /// The next path of this shard and its position in the whole list, or nil at the end.
-    func next() -> (position: Int, path: String)? {
-        while let path = nextOfAll() {
+    /// `notUTF8Line`, when set, is the list's line that was not UTF-8: `path` then shows it,
+    /// each byte that is not UTF-8 as `?`, and names no file (it is to be reported, not opened).
+    func next() -> (position: Int, path: String, notUTF8Line: Int?)? {
+        while let (path, notUTF8) = nextOfAll() {
             position += 1
-            if shard?.keeps(position) ?? true { return (position, path) }
+            if shard?.keeps(position) ?? true { return (position, path, notUTF8 ? line : nil) }
         }
         return nil
     }
 
-    private func nextOfAll() -> String? {
+    /// The list's lines read so far (blank ones too).
+    private var line = 0
+
+    private func nextOfAll() -> (String, Bool)? {
         if givenIndex < given.count {
             defer { givenIndex += 1 }
             // The command line's paths are not needed again: let them go as they are used.
-            return given[givenIndex]
+            return (given[givenIndex], false)
         }
         if !given.isEmpty { given = [] }
         while true {
             if let newline = buffer[bufferStart...].firstIndex(of: 0x0A) {
                 if newline - bufferStart > Self.lineLimit { return tooLong() }
-                let line = buffer[bufferStart..<newline]
+                let text = buffer[bufferStart..<newline]
                 bufferStart = newline + 1
-                if let path = Self.path(line) { return path }
+                line += 1
+                if let path = Self.path(text) { return path }
                 continue
             }
             if ended {
                 let rest = buffer[bufferStart...]
                 bufferStart = buffer.count
+                if !rest.isEmpty { line += 1 }
                 return Self.path(rest)
             }
             if bufferStart > 0 {
@@ -85,7 +92,7 @@ final class PathSource {
         }
     }
 
-    private func tooLong() -> String? {
+    private func tooLong() -> (String, Bool)? {
         problem = "\(listName): a line is longer than \(Self.lineLimit) bytes; the list was read up to it"
         ended = true
         buffer = []
@@ -93,11 +100,15 @@ final class PathSource {
         return nil
     }
 
-    private static func path(_ line: ArraySlice<UInt8>) -> String? {
+    /// A line as a path, and whether it was not UTF-8 (Swift's text would replace such bytes,
+    /// and the file be looked for under a name it does not have: "no such file").
+    private static func path(_ line: ArraySlice<UInt8>) -> (String, Bool)? {
         var bytes = line
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         guard !bytes.isEmpty else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, false) }
+        let shown = String(decoding: bytes, as: UTF8.self).unicodeScalars.map { $0 == "\u{FFFD}" ? "?" : String($0) }.joined()
+        return (shown, true)
     }
 
     /// How many paths of a list file (read once more, not kept) this shard will take, for
