@@ -87,6 +87,10 @@ final class QueryCommandTests: XCTestCase {
         if sameLabel == 1 {
             XCTAssertEqual(try handles("find objects where room = \(label)"), byHandle, "a label only r2 has")
         }
+        XCTAssertEqual(try handles("find objects where room = galley", ["name r2 Galley"]), byHandle, "a name, case ignored")
+        XCTAssertEqual(try handles("find objects where room = Gal*", ["name r2 Galley"]), byHandle, "a glob over names")
+        XCTAssertEqual(try handles("find objects where room ~ ALLE", ["name r2 Galley"]), byHandle, "a part of a name")
+        XCTAssertEqual(try handles("find objects where room = r2*"), byHandle, "a glob over handles")
         XCTAssertEqual(Set(try handles("find objects where room != r2")).intersection(byHandle), [], "!= takes the same words")
         XCTAssertEqual(try handles("find objects where category ~ '' and room = r2"), byHandle, "~ '' contains everything")
         let cases: [(String, String)] = [
@@ -94,6 +98,8 @@ final class QueryCommandTests: XCTestCase {
             ("find objects where room = o1", "wb: -c:1:27: error: o1 is an object, not a room"),
             ("find objects where room = nowhere", "wb: -c:1:27: error: nothing open is called 'nowhere'"),
             ("find doors where parent = r1", "wb: -c:1:27: error: r1 is a room, not an element"),
+            ("find objects where room ~ zzz", "wb: -c:1:27: error: no open room has 'zzz' in its handle, name or label"),
+            ("find objects where section = zz*", "wb: -c:1:30: error: no open section matches 'zz*' by its handle, name or label"),
         ]
         for (command, expected) in cases {
             let result = try Harness.run(["-q"] + paths + ["-c", command])
@@ -101,6 +107,11 @@ final class QueryCommandTests: XCTestCase {
             XCTAssertTrue(result.stderr.hasPrefix(expected), "\(command): \(result.stderr)")
             XCTAssertEqual(result.stdout, "", "no empty table")
         }
+        // Two rooms of one name: which is meant is asked, not guessed (it said "nothing open is
+        // called 'Galley' (did you mean Galley?)").
+        let twice = try Harness.run(["-q"] + paths + ["-c", "name r3 Galley", "-c", "name r1 Galley", "-c", "find doors where room = Galley"])
+        XCTAssertEqual(twice.status, 1)
+        XCTAssertTrue(twice.stderr.hasPrefix("wb: -c:1:25: error: 2 things are named Galley (r1, r3); name one by its handle"), twice.stderr)
     }
 
     func testPlanDrawsRoomsWithHandles() throws {

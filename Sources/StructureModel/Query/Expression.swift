@@ -30,10 +30,21 @@ public struct Query: Sendable {
 
     public func matches(_ row: any QueryRow) -> Bool { predicate(row) }
 
-    /// How a reference field's value (`room = kitchen`) is turned into the handle rows carry:
-    /// given the field and the value as typed, the handle it names, or a message saying why
-    /// it names nothing. Without one, values are compared as typed.
-    public typealias ReferenceResolver = (_ field: String, _ value: String) -> Result<String, ReferenceFailure>
+    /// How a reference field's value (`room = kitchen`, `room = Gal*`, `room ~ gal`) is turned
+    /// into the handles rows carry: given the field, the value as typed and how it compares, the
+    /// handles it names (one, for `=` and `!=` without a wildcard), or a message saying why it
+    /// names nothing. Without one, values are compared with the handles as typed.
+    public typealias ReferenceResolver = (_ field: String, _ value: String, _ pattern: ReferencePattern)
+        -> Result<Set<String>, ReferenceFailure>
+
+    public enum ReferencePattern: Sendable {
+        /// The value names one thing, as an argument does.
+        case exact
+        /// `=` or `!=` with `*` or `?`: a glob over handles, names and labels.
+        case glob
+        /// `~`: contained in a handle, a name or a label (case ignored).
+        case contains
+    }
 
     public struct ReferenceFailure: Error {
         public var message: String
@@ -56,6 +67,12 @@ public struct Query: Sendable {
     /// closure when rows are matched; a real expression needs a handful, and 20,000 used to
     /// overflow the stack.
     public static let maximumNesting = 100
+
+    /// Whether `text` matches the glob `pattern` (`*` any run, `?` one character), as `=` with
+    /// a wildcard compares (both sides as given: lower them to ignore case).
+    public static func globMatches(_ pattern: String, _ text: String) -> Bool {
+        QueryParser.globMatch(Array(pattern), Array(text))
+    }
 
     public static var attributeNames: [String] {
         Array(Set(ObjectCategory.known.flatMap { $0.attributeSchema.map(\.name) })).sorted()
@@ -345,15 +362,23 @@ struct QueryParser {
             if ["<", "<=", ">", ">="].contains(o) {
                 throw QueryError(message: "\(name) is text: compare it with =, != or ~ (contains), not \(o)", word: op.word, offset: op.offset)
             }
-            var wanted = value.text
+            let wanted = value.text
             let isGlob = o != "~" && (wanted.contains("*") || wanted.contains("?"))
-            // `room = kitchen`, `parent = 3F2C`: a name, label or identifier prefix is the
-            // handle it names, and a value that names nothing open is an error, not an
-            // empty answer.
-            if type == .reference, o != "~", !isGlob, let references {
-                switch references(name, wanted) {
-                case .success(let handle): wanted = handle
+            // `room = kitchen`, `parent = 3F2C`, `room ~ gal`: the handles a name, label or
+            // identifier prefix names (or a glob or a part of one matches), and a value that
+            // names nothing open is an error, not an empty answer.
+            if type == .reference, let references {
+                let handles: Set<String>
+                switch references(name, wanted, o == "~" ? .contains : isGlob ? .glob : .exact) {
+                case .success(let found): handles = Set(found.map { $0.lowercased() })
                 case .failure(let failure): throw bad(failure.message)
+                }
+                return { row in
+                    guard let v = row.value(name) else { return false }
+                    // A structure-level element's room is the list of rooms it stands for:
+                    // room = r2 matches when r2 is among them.
+                    let match = v.display.lowercased().split(separator: ",").contains { handles.contains(String($0)) }
+                    return o == "!=" ? !match : match
                 }
             }
             if type == .category && !isGlob && o != "~" {

@@ -37,8 +37,8 @@ extension Shell {
             }
             do {
                 let at = expression[0]
-                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }) { field, value in
-                    self.referencedHandle(field: field, value: value, at: at)
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }) { field, value, pattern in
+                    self.referencedHandles(field: field, value: value, pattern: pattern, at: at)
                 }
             } catch {
                 let word = expression[min(error.word, expression.count - 1)]
@@ -52,6 +52,55 @@ extension Shell {
         var rows = session.workspace.rows(kind)
         if let query { rows = rows.filter(query.matches) }
         return (kind, query, rows)
+    }
+
+    /// The handles a reference field's value names: one for `room = kitchen` (see
+    /// `referencedHandle`), and for `room = Gal*` or `room ~ gal` every one whose handle, name or
+    /// (for rooms and sections) label matches, case ignored. A pattern that matches nothing
+    /// open is said to.
+    func referencedHandles(field: String, value: String, pattern: Query.ReferencePattern,
+                           at: Argument) -> Result<Set<String>, Query.ReferenceFailure> {
+        if case .exact = pattern { return referencedHandle(field: field, value: value, at: at).map { [$0] } }
+        let workspace = session.workspace
+        var words: [(handle: String, words: [String])] = []
+        func add(_ identity: Identity, _ extra: [String]) {
+            guard workspace.exists(identity), let handle = workspace.handles.handle(for: identity) else { return }
+            let name = session.files.first { $0.id == identity.file }?.names[identity]
+            words.append((handle, [handle] + (name.map { [$0] } ?? []) + extra))
+        }
+        switch field {
+        case "room", "section":
+            for file in session.files {
+                for room in file.rooms {
+                    let sections = file.identities(room.scope, .section)
+                    let labels = (file.capture(room.scope)?.sections ?? []).map(\.label)
+                    if field == "room" {
+                        // A room answers to its sections' labels and names as well as its own.
+                        let sectionNames = sections.compactMap { file.names[$0] }
+                        add(room, labels + sectionNames)
+                    } else {
+                        for (index, section) in sections.enumerated() { add(section, index < labels.count ? [labels[index]] : []) }
+                    }
+                }
+            }
+        default:
+            let kinds = field == "parent" ? ElementKind.allCases.filter { $0 != .room && $0 != .section } : ElementKind.allCases
+            for kind in kinds { for identity in workspace.handles.order[kind] ?? [] { add(identity, []) } }
+        }
+        let lowered = value.lowercased()
+        let found = words.filter { entry in
+            entry.words.contains { word in
+                let text = word.lowercased()
+                if case .contains = pattern { return lowered.isEmpty || text.contains(lowered) }
+                return Query.globMatches(lowered, text)
+            }
+        }
+        guard !found.isEmpty else {
+            let noun = field == "room" || field == "section" ? field : field == "parent" ? "element" : "thing"
+            let how = { if case .contains = pattern { return "has '\(value)' in" } else { return "matches '\(value)' by" } }()
+            return .failure(Query.ReferenceFailure("no open \(noun) \(how) its handle, name or label"))
+        }
+        return .success(Set(found.map(\.handle)))
     }
 
     /// The handle a reference field's value names (`room = kitchen` is `room = r2`), so that
@@ -223,7 +272,8 @@ extension Shell {
                     = != < <= > >= and ~ (contains); and, or, not, parentheses; lengths with units (2m, 80cm, 3ft);
                     confidence in order (confidence < high). Text ignores case; = with * or ? is a glob.
                     room, section and parent take what a command argument takes (room = kitchen, a name, a
-                    handle); one that names nothing open is an error.
+                    handle), and with * ? or ~ match handles, names and labels (room ~ bed); a value that
+                    names or matches nothing open is an error.
 
                     On a terminal the table fits its width: long names, labels and attributes are cut with …,
                     and when a row cannot fit even so, each row is shown one field per line. --wide shows every

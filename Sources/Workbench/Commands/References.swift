@@ -17,7 +17,7 @@ extension Shell {
             throw CommandFailure("there is no \(text)" + (count == 0 ? " (no \(kind.plural) are open)"
                                                           : " (\(kind.plural): \(kind.handlePrefix)1 to \(kind.handlePrefix)\(lastNumber(kind)))"),
                                  at: word)
-        } else if let named = namedIdentity(text) {
+        } else if let named = try namedIdentity(text, at: word) {
             found = named
         } else if let labelled = try labelledSection(text, at: word) {
             found = labelled
@@ -59,12 +59,26 @@ extension Shell {
         ["a", "e", "i", "o", "u"].contains(word.first.map(String.init) ?? "") ? "an" : "a"
     }
 
-    private func namedIdentity(_ text: String) -> Identity? {
-        var matches: [Identity] = []
-        for file in session.files {
-            for (identity, name) in file.names where name == text && session.workspace.exists(identity) { matches.append(identity) }
+    /// The one open thing named `text`: as typed, else with case ignored (handles and labels
+    /// ignore it too). Two named so are an error that lists them.
+    private func namedIdentity(_ text: String, at word: Argument) throws -> Identity? {
+        for exact in [true, false] {
+            var matches: [Identity] = []
+            for file in session.files {
+                for (identity, name) in file.names where session.workspace.exists(identity)
+                    && (exact ? name == text : name.lowercased() == text.lowercased()) {
+                    matches.append(identity)
+                }
+            }
+            if matches.count > 1 {
+                let handles = matches.compactMap { session.workspace.handles.handle(for: $0) }.sorted(by: naturalOrder)
+                let name = session.files.lazy.compactMap { $0.names[matches[0]] }.first ?? text
+                throw CommandFailure("\(matches.count) things are named \(name) (\(handles.joined(separator: ", "))); name one by its handle",
+                                     at: word)
+            }
+            if let match = matches.first { return match }
         }
-        return matches.count == 1 ? matches[0] : nil
+        return nil
     }
 
     /// A section label that exactly one open section has.
