@@ -203,6 +203,12 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("cannot save \(missing): the folder \(folder.path)/no/such/folder does not exist"), bad.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+        // With names to write beside it, the message is the same: the names file's path is
+        // wb's business, not the person's.
+        let named = try Harness.run(["-q", path, "-c", "name r1 Hall; save \(missing)"])
+        XCTAssertEqual(named.status, 1)
+        XCTAssertTrue(named.stderr.contains("cannot save \(missing): the folder \(folder.path)/no/such/folder does not exist"), named.stderr)
+        XCTAssertFalse(named.stderr.contains(".wb.json"), named.stderr)
     }
 
     func testSaveIntoAFolderThatCannotBeWritten() throws {

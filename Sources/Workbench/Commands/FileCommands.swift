@@ -150,7 +150,10 @@ extension Shell {
             }
             filesWritten += writes.count
         } catch {
-            let which = error.path == path || error.path == file.path ? "" : "\(error.path): "
+            // The names file goes beside the scan: a folder missing or refused for both is the
+            // scan's problem, said without the names file's path.
+            let beside = FileIO.parentFolder(of: error.path) == FileIO.parentFolder(of: path) && error.message.hasPrefix("the folder ")
+            let which = error.path == path || error.path == file.path || beside ? "" : "\(error.path): "
             throw CommandFailure("cannot save \(path): \(which)\(error.message)", at: word)
         }
         if let kept { return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true) }
