@@ -37,6 +37,7 @@ final class BatchTests: XCTestCase {
         let cases: [([String], String)] = [
             (["--each", "--jobs", "0", "-c", "ls", path], "--jobs needs a whole number of at least 1"),
             (["--each", "--jobs", "two", "-c", "ls", path], "--jobs needs a whole number"),
+            (["--each", "--jobs", "-1", "-c", "ls", path], "--jobs needs a whole number of at least 1, got '-1'"),
             (["--each", "--shard", "3/2", "-c", "ls", path], "--shard needs I/N with 1 <= I <= N"),
             (["--each", "--shard", "0/2", "-c", "ls", path], "--shard needs I/N"),
             (["--each", "--shard", "1/0", "-c", "ls", path], "--shard needs I/N"),

@@ -76,7 +76,8 @@ struct ProgramArguments: ParsableCommand {
           help: "Run the -c/-f commands once per PATH, each in a fresh session (batch fix-ups).")
     var each = false
 
-    @Option(name: .customLong("jobs"),
+    // Unconditional: `--jobs -1` is a bad count (said so below), not a missing one.
+    @Option(name: .customLong("jobs"), parsing: .unconditional,
             help: ArgumentHelp("With --each: N files at a time (default: the number of cores).", valueName: "N"),
             completion: .list([]))
     var jobs: String?
