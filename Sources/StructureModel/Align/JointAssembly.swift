@@ -344,23 +344,28 @@ enum JointAssembly {
             }
             for q in state.order where keep.contains(q) {
                 guard let pose = state.poses[q] else { continue }
-                let (value, matched, _) = contribution(q, at: pose, in: result.poses)
-                result.poses[q] = pose
-                result.score += value
-                result.placedCount += 1
-                result.order.append(q)
-                result.parent[q] = state.parent[q]
-                result.via[q] = state.via[q]
-                if let via = state.via[q] {
-                    result.used.insert(via.x)
-                    result.used.insert(via.y)
-                    for pair in matched {
-                        result.used.insert(doorKey(q, pair.x))
-                        result.used.insert(pair.y)
-                    }
-                }
+                place(q, at: pose, parent: state.parent[q], via: state.via[q], in: &result)
             }
             return result
+        }
+
+        /// Room `q` put at `pose` in `result`, after the rooms already there: scored against them,
+        /// and the doorways it came through and meets used, as the search does.
+        func place(_ q: Int, at pose: RigidMotion, parent: Int, via: SIMD2<Int>?, in result: inout State) {
+            let (value, matched, _) = contribution(q, at: pose, in: result.poses)
+            result.poses[q] = pose
+            result.score += value
+            result.placedCount += 1
+            result.order.append(q)
+            result.parent[q] = parent
+            result.via[q] = via
+            guard let via else { return }
+            result.used.insert(via.x)
+            result.used.insert(via.y)
+            for pair in matched {
+                result.used.insert(doorKey(q, pair.x))
+                result.used.insert(pair.y)
+            }
         }
 
         /// `state`, searched from another room, as the one anchor sees it: every room moved so that
@@ -385,22 +390,7 @@ enum JointAssembly {
                 head += 1
                 for (q, via) in edges[from] where seen.insert(q).inserted {
                     queue.append(q)
-                    let pose = back.composed(after: state.poses[q]!)
-                    let (value, matched, _) = contribution(q, at: pose, in: result.poses)
-                    result.poses[q] = pose
-                    result.score += value
-                    result.placedCount += 1
-                    result.order.append(q)
-                    result.parent[q] = from
-                    result.via[q] = via
-                    if let via {
-                        result.used.insert(via.x)
-                        result.used.insert(via.y)
-                    }
-                    for pair in matched {
-                        result.used.insert(doorKey(q, pair.x))
-                        result.used.insert(pair.y)
-                    }
+                    place(q, at: back.composed(after: state.poses[q]!), parent: from, via: via, in: &result)
                 }
             }
             return result
