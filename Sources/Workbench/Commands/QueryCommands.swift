@@ -63,10 +63,12 @@ extension Shell {
         if case .exact = pattern { return referencedHandle(field: field, value: value, at: at).map { [$0] } }
         let workspace = session.workspace
         var words: [(handle: String, words: [String])] = []
+        // Each file's names, found once (not by a search of the files for every element).
+        var namesOf: [Identity: String] = [:]
+        for file in session.files { namesOf.merge(file.names) { first, _ in first } }
         func add(_ identity: Identity, _ extra: [String]) {
             guard workspace.exists(identity), let handle = workspace.handles.handle(for: identity) else { return }
-            let name = session.files.first { $0.id == identity.file }?.names[identity]
-            words.append((handle, [handle] + (name.map { [$0] } ?? []) + extra))
+            words.append((handle, [handle] + (namesOf[identity].map { [$0] } ?? []) + extra))
         }
         switch field {
         case "room", "section":
@@ -76,7 +78,7 @@ extension Shell {
                     let labels = (file.capture(room.scope)?.sections ?? []).map(\.label)
                     if field == "room" {
                         // A room answers to its sections' labels and names as well as its own.
-                        let sectionNames = sections.compactMap { file.names[$0] }
+                        let sectionNames = sections.compactMap { namesOf[$0] }
                         add(room, labels + sectionNames)
                     } else {
                         for (index, section) in sections.enumerated() { add(section, index < labels.count ? [labels[index]] : []) }
