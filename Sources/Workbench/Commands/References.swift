@@ -59,8 +59,8 @@ extension Shell {
         ["a", "e", "i", "o", "u"].contains(word.first.map(String.init) ?? "") ? "an" : "a"
     }
 
-    /// The one open thing named `text`: as typed, else with case ignored (handles and labels
-    /// ignore it too). Two named so are an error that lists them.
+    /// The one open thing named `text`: as typed, else with case ignored (as text in a `where`
+    /// is compared). Two named so are an error that lists them.
     private func namedIdentity(_ text: String, at word: Argument) throws -> Identity? {
         for exact in [true, false] {
             var matches: [Identity] = []
