@@ -284,7 +284,8 @@ public enum AutoAligner {
     static func nests(_ a: PlanSegment, _ b: PlanSegment, _ t: Tolerances) -> Bool {
         let (narrow, wide) = a.length <= b.length ? (a, b) : (b, a)
         let extra = wide.length - narrow.length
-        guard extra > t.doorWidth, extra <= nestedDoorwaySlack else { return false }
+        guard extra > t.doorWidth, extra <= nestedDoorwaySlack,
+              narrow.midpoint.distance(to: wide.midpoint) <= wide.length / 2 + t.wallGap else { return false }
         let overlap = wide.overlap(with: narrow)
         return overlap.angle <= t.parallel && abs(overlap.offset) <= t.wallGap && overlap.length >= narrow.length - t.doorWidth
     }
@@ -304,9 +305,9 @@ public enum AutoAligner {
         var pairs: [(Int, Int)] = []
         for (i, door) in own.doorways.enumerated() where !mine.contains(i) {
             let moved = move(door.segment, motion)
-            // (The grid lists elements in the order they were put in: ties go one way every run.)
-            if let j = scene.doorGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap))
-                .first(where: { !taken.contains($0) && nests(moved, scene.doorways[$0].segment, t) }) {
+            // (Straight through the doorways, not the grid: scenes here are a room or a few, and a
+            // grid query per doorway cost more than the comparisons. First in order: ties go one way.)
+            if let j = scene.doorways.indices.first(where: { !taken.contains($0) && nests(moved, scene.doorways[$0].segment, t) }) {
                 pairs.append((i, j))
                 taken.insert(j)
             }
@@ -415,7 +416,7 @@ public enum AutoAligner {
             let walls = scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap))
             if walls.contains(where: { lies(on: scene.walls[$0].segment, moved) }),
                !scene.doorGrid.elements(within: t.doorDistance, of: moved.midpoint).contains(where: { abs(scene.doorways[$0].segment.length - moved.length) <= t.doorWidth }),
-               !scene.doorGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap)).contains(where: { nests(moved, scene.doorways[$0].segment, t) }) {
+               !scene.doorways.contains(where: { nests(moved, $0.segment, t) }) {
                 count += 1
             }
         }
