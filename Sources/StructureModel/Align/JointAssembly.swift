@@ -892,41 +892,34 @@ enum JointAssembly {
         for p in infos.indices {
             if stop() { return links }
             for q in infos.indices where q > p && AutoAligner.onOneStory(rooms[p], rooms[q]) {
+                /// q's doorway `b` onto p's doorway `a` (q's frame into p's), their middles `along`
+                /// apart: the rooms on its two sides, or on one side when q is p scanned again.
+                func link(_ a: Int, _ b: Int, along: Double, rescan: Bool) {
+                    let door = infos[p].scene.doorways[a], other = infos[q].scene.doorways[b]
+                    let motion = AutoAligner.motion(other.segment, other.inward, other.bottom,
+                                                    onto: door.segment, rescan ? door.inward * -1 : door.inward, door.bottom, along: along)
+                    var placement = AutoAligner.score(motion, source: "", own: infos[q].scene, room: rooms[q],
+                                                      scene: infos[p].scene, tolerances: tolerances)
+                    guard placement.contradictions <= 1, placement.overlap < 1.0 else { return }
+                    placement = AutoAligner.refine(placement, own: infos[q].scene, room: rooms[q], scene: infos[p].scene,
+                                                   tolerances: tolerances)
+                    guard placement.score > 0 else { return }
+                    links.append(Link(from: p, fromDoor: a, to: q, toDoor: b, motion: placement.motion, score: placement.score, rescan: rescan))
+                    links.append(Link(from: q, fromDoor: b, to: p, toDoor: a, motion: placement.motion.inverse, score: placement.score,
+                                      rescan: rescan))
+                }
                 for (a, door) in infos[p].scene.doorways.enumerated() {
                     // One doorway seen wider from one side (a double door as one, a door as a metre
                     // wider): the narrower at either end of the wider. Without these, a room whose
                     // only doorway was seen so had no link, and its neighbours took look-alikes.
                     for (b, other) in infos[q].scene.doorways.enumerated() {
                         for along in AutoAligner.nestedSlides(other.segment, door.segment, tolerances) {
-                            let motion = AutoAligner.motion(other.segment, other.inward, other.bottom, onto: door.segment, door.inward, door.bottom,
-                                                            along: along)
-                            var placement = AutoAligner.score(motion, source: "", own: infos[q].scene, room: rooms[q],
-                                                              scene: infos[p].scene, tolerances: tolerances)
-                            guard placement.contradictions <= 1, placement.overlap < 1.0 else { continue }
-                            placement = AutoAligner.refine(placement, own: infos[q].scene, room: rooms[q], scene: infos[p].scene,
-                                                           tolerances: tolerances)
-                            guard placement.score > 0 else { continue }
-                            links.append(Link(from: p, fromDoor: a, to: q, toDoor: b, motion: placement.motion, score: placement.score))
-                            links.append(Link(from: q, fromDoor: b, to: p, toDoor: a, motion: placement.motion.inverse, score: placement.score))
+                            link(a, b, along: along, rescan: false)
                         }
                     }
                     for (b, other) in infos[q].scene.doorways.enumerated()
                     where abs(door.segment.length - other.segment.length) <= tolerances.doorWidth {
-                        // q's doorway `b` onto p's doorway `a` (q's frame into p's): the rooms on its
-                        // two sides, or on one side when q is p scanned again.
-                        for rescan in [false, true] {
-                            let motion = AutoAligner.motion(other.segment, other.inward, other.bottom,
-                                                            onto: door.segment, rescan ? door.inward * -1 : door.inward, door.bottom, along: 0)
-                            var placement = AutoAligner.score(motion, source: "", own: infos[q].scene, room: rooms[q],
-                                                              scene: infos[p].scene, tolerances: tolerances)
-                            guard placement.contradictions <= 1, placement.overlap < 1.0 else { continue }
-                            placement = AutoAligner.refine(placement, own: infos[q].scene, room: rooms[q], scene: infos[p].scene,
-                                                           tolerances: tolerances)
-                            guard placement.score > 0 else { continue }
-                            links.append(Link(from: p, fromDoor: a, to: q, toDoor: b, motion: placement.motion, score: placement.score, rescan: rescan))
-                            links.append(Link(from: q, fromDoor: b, to: p, toDoor: a, motion: placement.motion.inverse, score: placement.score,
-                                              rescan: rescan))
-                        }
+                        for rescan in [false, true] { link(a, b, along: 0, rescan: rescan) }
                     }
                 }
             }
