@@ -283,8 +283,7 @@ public enum AutoAligner {
     /// wall, the true place lost to look-alike doorways.
     static func nests(_ a: PlanSegment, _ b: PlanSegment, _ t: Tolerances) -> Bool {
         let (narrow, wide) = a.length <= b.length ? (a, b) : (b, a)
-        let extra = wide.length - narrow.length
-        guard extra > t.doorWidth, extra <= nestedDoorwaySlack,
+        guard seenWider(by: wide.length - narrow.length, t),
               narrow.midpoint.distance(to: wide.midpoint) <= wide.length / 2 + t.wallGap else { return false }
         let overlap = wide.overlap(with: narrow)
         return overlap.angle <= t.parallel && abs(overlap.offset) <= t.wallGap && overlap.length >= narrow.length - t.doorWidth
@@ -294,8 +293,14 @@ public enum AutoAligner {
     /// the other (see `nests`): with the narrower at either end of the wider. None otherwise.
     static func nestedSlides(_ door: PlanSegment, _ onto: PlanSegment, _ t: Tolerances) -> [Double] {
         let extra = abs(onto.length - door.length)
-        guard extra > t.doorWidth, extra <= nestedDoorwaySlack else { return [] }
+        guard seenWider(by: extra, t) else { return [] }
         return [extra / 2, -extra / 2]
+    }
+
+    /// Whether one side of a doorway seen `extra` metres wider than the other is a width
+    /// `nests` takes: more than a measurement's noise, at most `nestedDoorwaySlack`.
+    static func seenWider(by extra: Double, _ t: Tolerances) -> Bool {
+        extra > t.doorWidth && extra <= nestedDoorwaySlack
     }
 
     /// Doorways of the moved room that met none of the scene's (`matched` did) but nest with one.
