@@ -244,6 +244,7 @@ public enum AutoAligner {
     /// What agrees when the room is moved by `motion`.
     static func matches(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances t: Tolerances)
         -> (walls: [(Int, Int, Double)], doorways: [(Int, Int)]) {
+        let motion = Mover(motion)
         var walls: [(Int, Int, Double)] = []
         for (i, wall) in own.walls.enumerated() {
             let moved = move(wall.segment, motion)
@@ -305,6 +306,7 @@ public enum AutoAligner {
 
     /// Doorways of the moved room that met none of the scene's (`matched` did) but nest with one.
     static func nestedDoorways(_ motion: RigidMotion, own: Scene, scene: Scene, matched: [(Int, Int)], tolerances t: Tolerances) -> [(Int, Int)] {
+        let motion = Mover(motion)
         let mine = Set(matched.map(\.0))
         var taken = Set(matched.map(\.1))
         var pairs: [(Int, Int)] = []
@@ -323,7 +325,8 @@ public enum AutoAligner {
     static func score(_ motion: RigidMotion, source: String, own: Scene, room: CapturedRoom, scene: Scene, tolerances: Tolerances) -> Placement {
         let (walls, doorways) = matches(motion, own: own, scene: scene, tolerances: tolerances)
         let nested = nestedDoorways(motion, own: own, scene: scene, matched: doorways, tolerances: tolerances)
-        let moved = own.outlines.map { $0.map { move($0, motion) } }
+        let mover = Mover(motion)
+        let moved = own.outlines.map { $0.map { move($0, mover) } }
         var overlap = 0.0
         // A room scanned twice (a rescan) lies on its first scan: the same outline, and every
         // doorway and window of one on the other's, on the same side. Only then is lying on
@@ -363,13 +366,14 @@ public enum AutoAligner {
         // measured twice differs by a few centimetres at most).
         // ... and the closer its two middles along the wall (across, the scans may have seen
         // the two faces of a thick wall).
+        let turn = Mover(RigidMotion(yaw: motion.yaw))
         let doorwayValue = doorways.reduce(0.0) { sum, pair in
-            let mine = move(own.doorways[pair.0].segment, motion), theirs = scene.doorways[pair.1].segment
+            let mine = move(own.doorways[pair.0].segment, mover), theirs = scene.doorways[pair.1].segment
             let difference = abs(mine.length - theirs.length)
             let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
             // Through a doorway in an outside wall (a front door) only a rescan of the same room
             // meets it, from the same side; another room meeting it is weak evidence.
-            let across = move(own.doorways[pair.0].inward, RigidMotion(yaw: motion.yaw)).dot(scene.doorways[pair.1].inward) < 0
+            let across = move(own.doorways[pair.0].inward, turn).dot(scene.doorways[pair.1].inward) < 0
             let outside = across && (own.doorways[pair.0].outside || scene.doorways[pair.1].outside)
             let weight = outside ? 0.4 : 1
             return sum + weight * 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
@@ -383,7 +387,7 @@ public enum AutoAligner {
     /// Whether every window of the room, moved, lies on one of the scene's of about its
     /// width, looking the same way.
     static func windowsCoincide(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances t: Tolerances) -> Bool {
-        let turn = RigidMotion(yaw: motion.yaw)
+        let (motion, turn) = (Mover(motion), Mover(RigidMotion(yaw: motion.yaw)))
         return own.windows.indices.allSatisfy { index in
             let moved = move(own.windows[index], motion), inward = move(own.windowInward[index], turn)
             return scene.windowGrid.elements(within: t.doorDistance, of: moved.midpoint).contains { j in
@@ -395,7 +399,7 @@ public enum AutoAligner {
     /// Whether every window of the scene's `rooms` has one of the moved room's on it, of about
     /// its width, looking the same way.
     static func windowsMet(_ motion: RigidMotion, own: Scene, scene: Scene, rooms: Set<Int>, tolerances t: Tolerances) -> Bool {
-        let turn = RigidMotion(yaw: motion.yaw)
+        let (motion, turn) = (Mover(motion), Mover(RigidMotion(yaw: motion.yaw)))
         let mine = own.windows.indices.map { (segment: move(own.windows[$0], motion), inward: move(own.windowInward[$0], turn)) }
         return scene.windows.indices.allSatisfy { j in
             guard rooms.contains(scene.windowRoom[j]) else { return true }
@@ -414,6 +418,7 @@ public enum AutoAligner {
             return overlap.angle <= t.parallel && abs(overlap.offset) <= t.wallGap && overlap.length >= 0.5 * opening.length
         }
         var count = 0
+        let (motion, turn) = (Mover(motion), Mover(RigidMotion(yaw: motion.yaw)))
         let movedWalls = own.walls.map { move($0.segment, motion) }
         // Own doorways and windows against the placed walls.
         for door in own.doorways {
@@ -425,7 +430,6 @@ public enum AutoAligner {
                 count += 1
             }
         }
-        let turn = RigidMotion(yaw: motion.yaw)
         for (index, window) in own.windows.enumerated() {
             let moved = move(window, motion), inward = move(own.windowInward[index], turn)
             // Behind a wall of the other room facing away from this one's: looking into it.
@@ -512,6 +516,34 @@ public enum AutoAligner {
 
     static func move(_ point: PlanPoint, _ motion: RigidMotion) -> PlanPoint {
         PlanPoint(motion.apply(toPoint: SIMD3(point.x, 0, point.z)))
+    }
+
+    /// A motion with the cosine and sine of its turn worked out once: moving a room's points one
+    /// by one worked them out for every point, a tenth of `align --all auto`. It moves a point
+    /// exactly as `move(_:_:)` with the motion does, to the last bit.
+    struct Mover {
+        let yaw: Double
+        private let cosine: Double, sine: Double
+        private let translation: SIMD3<Double>
+
+        init(_ motion: RigidMotion) {
+            yaw = motion.yaw
+            (cosine, sine) = motion.cosSin
+            translation = motion.translation
+        }
+
+        func apply(_ point: PlanPoint) -> PlanPoint {
+            // `RigidMotion.rotate` then the translation, in the same order of operations.
+            PlanPoint(SIMD3(cosine * point.x + sine * point.z + 0, 0 + 0, -sine * point.x + cosine * point.z + 0) + translation)
+        }
+    }
+
+    static func move(_ segment: PlanSegment, _ mover: Mover) -> PlanSegment {
+        PlanSegment(start: mover.apply(segment.start), end: mover.apply(segment.end))
+    }
+
+    static func move(_ point: PlanPoint, _ mover: Mover) -> PlanPoint {
+        mover.apply(point)
     }
 }
 
