@@ -103,6 +103,20 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)
     }
 
+    /// A doorway one side saw wider (real doorways: a double door seen as one) joins its rooms,
+    /// and the report says which agreed so: the count of doorways alone would claim a pair.
+    func testADoorwaySeenWiderIsSaidSo() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 42, rooms: 5, coreModelBytes: 1000, noise: 1, realDoorways: true))
+        let paths = try Harness.captures(of: home, in: folder).paths
+        let result = try Harness.run(paths + ["-c", "align --all auto"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("placed 4 rooms"), result.stderr)
+        let said = result.stderr.components(separatedBy: "\n").filter { $0.contains("seen wider from one side") }
+        XCTAssertFalse(said.isEmpty, result.stderr)
+        for line in said { XCTAssertTrue(line.hasPrefix("r") && line.contains("doorway"), line) }
+    }
+
     /// A place little agrees with (a doorway and a metre or two of wall: what a look-alike
     /// doorway gives as well) is not taken unasked. Two rooms of a generated home that meet
     /// through one opening along one wall: `align r2 auto` shows the best and the runner-up,

@@ -10,6 +10,8 @@ public struct Placement: Sendable, Equatable {
     /// What agreed: walls matched, doorways matched, overlap with the placed rooms (m²).
     public var walls: Int
     public var doorways: Int
+    /// Of `doorways`, those seen wider from one side than from the other (`AutoAligner.nests`).
+    public var widerDoorways = 0
     public var overlap: Double
     /// What contradicts it: doorways that would open into a wall, windows that would look
     /// into a room.
@@ -379,9 +381,9 @@ public enum AutoAligner {
             return sum + weight * 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
         }
         let value = wallLength + doorwayValue + nestedDoorwayValue * Double(nested.count) - 3 * overlap - 2 * Double(contradictions)
-        return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count + nested.count, overlap: overlap,
-                         contradictions: contradictions, source: source, matchedDoorways: (doorways + nested).map { SIMD2($0.0, $0.1) },
-                         isRescan: isRescan)
+        return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count + nested.count, widerDoorways: nested.count,
+                         overlap: overlap, contradictions: contradictions, source: source,
+                         matchedDoorways: (doorways + nested).map { SIMD2($0.0, $0.1) }, isRescan: isRescan)
     }
 
     /// Whether every window of the room, moved, lies on one of the scene's of about its

@@ -199,7 +199,7 @@ enum JointAssembly {
                 total += placement.score
                 for pair in placement.matchedDoorways { matched.append(SIMD2(pair.x, k * doorSlots + pair.y)) }
                 if var sum = summary {
-                    sum.walls += placement.walls; sum.doorways += placement.doorways
+                    sum.walls += placement.walls; sum.doorways += placement.doorways; sum.widerDoorways += placement.widerDoorways
                     sum.overlap += placement.overlap; sum.contradictions += placement.contradictions
                     summary = sum
                 } else {

@@ -126,8 +126,17 @@ extension Shell {
         "\(count) \(count == 1 ? one : many ?? one + "s")"
     }
 
+    /// Doorways that agree though one side saw them wider (a double door seen as one).
+    private func wider(_ placement: Placement) -> String {
+        let (wider, all) = (placement.widerDoorways, placement.doorways)
+        guard wider > 0 else { return "" }
+        let which = wider == all ? (all == 1 ? "the doorway" : "each doorway") : "\(wider) of the doorways"
+        return ", \(which) seen wider from one side"
+    }
+
     private func describe(_ placement: Placement) -> String {
         "score \(formatted(placement.score, digits: 2)): \(counted(placement.walls, "wall")) and \(counted(placement.doorways, "doorway")) agree"
+            + wider(placement)
             + (placement.overlap > 0.05 ? ", overlapping \(formatted(placement.overlap, digits: 2)) m²" : "")
             + (placement.contradictions > 0 ? ", \(counted(placement.contradictions, "doorway or window", "doorways or windows")) against a wall" : "")
             + " (turn \(formatted(placement.motion.yaw * 180 / .pi, digits: 1))°)"
