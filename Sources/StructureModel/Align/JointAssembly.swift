@@ -29,7 +29,7 @@ enum JointAssembly {
 
     struct State {
         var poses: [RigidMotion?]
-        var used: Set<Int>
+        var used: DoorSet
         var score: Double
         var placedCount: Int
         /// The rooms placed, in the order they were (anchors not listed).
@@ -43,6 +43,26 @@ enum JointAssembly {
         /// names (-1: not in such a part). They are assigned, not placed.
         var floating: [RigidMotion?] = []
         var part: [Int] = []
+    }
+
+    /// Doorways used by an assembly, one bit each: the search asks, for every link out of every
+    /// state, whether its doorways are used, and hashing a Set's keys for that was a tenth of a
+    /// 100-room search. Room `r`'s doorway `d` is bit `first[r] + d`.
+    struct DoorSet {
+        private var words: [UInt64]
+        /// How many doorways are in the set.
+        private(set) var count = 0
+
+        init(doorways: Int) { words = Array(repeating: 0, count: doorways / 64 + 1) }
+
+        func contains(_ bit: Int) -> Bool { words[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
+
+        mutating func insert(_ bit: Int) {
+            let mask: UInt64 = 1 << UInt64(bit & 63)
+            guard words[bit >> 6] & mask == 0 else { return }
+            words[bit >> 6] |= mask
+            count += 1
+        }
     }
 
     struct Result {
@@ -170,6 +190,18 @@ enum JointAssembly {
 
         let cache = PairCache(count: rooms.count)
         func doorKey(_ room: Int, _ door: Int) -> Int { room * doorSlots + door }
+        // Where each room's doorways start among the bits of a `DoorSet`.
+        var firstBit: [Int] = [0]
+        for info in infos { firstBit.append(firstBit[firstBit.count - 1] + info.doorCount) }
+        /// The bit of a doorway's key. (A room with `doorSlots` doorways or more, which no real
+        /// room has, shares bits with the next: as its keys already collide, never out of range.)
+        func bit(_ key: Int) -> Int {
+            min(firstBit[min(key / doorSlots, rooms.count - 1)] + key % doorSlots, firstBit[rooms.count])
+        }
+        /// What the search asks of each link out of a state, compactly.
+        let linkKeys = linksFrom.map { links in
+            links.map { link in (to: link.to, fromBit: bit(doorKey(link.from, link.fromDoor)), toBit: bit(doorKey(link.to, link.toDoor)), score: link.score) }
+        }
 
         /// The score of room `q` at `pose` against every placed room near it (but `skip`).
         /// `centres`, when given, are the rooms' middles where `poses` put them (worked out once
@@ -211,7 +243,7 @@ enum JointAssembly {
             return (total, matched, summary)
         }
 
-        var initial = State(poses: Array(repeating: nil, count: rooms.count), used: [], score: 0, placedCount: anchors.count,
+        var initial = State(poses: Array(repeating: nil, count: rooms.count), used: DoorSet(doorways: firstBit[rooms.count]), score: 0, placedCount: anchors.count,
                             parent: Array(repeating: -1, count: rooms.count), via: Array(repeating: nil, count: rooms.count),
                             floating: Array(repeating: nil, count: rooms.count), part: Array(repeating: -1, count: rooms.count))
         for anchor in anchors { initial.poses[anchor] = .identity }
@@ -238,14 +270,16 @@ enum JointAssembly {
                     // at 100 rooms the sort was a sixth of the search.
                     var options: [Link] = []
                     options.reserveCapacity(expansionsPerState + 1)
+                    // (Links are looked at through their compact keys, rooms' openness worked out
+                    // once: at 100 rooms this loop is most of the search's own time.)
+                    let open = state.poses.indices.map { state.poses[$0] == nil && state.floating[$0] == nil && allowed?.contains($0) ?? true }
                     for p in state.poses.indices where !apart && state.poses[p] != nil || state.floating[p] != nil {
-                        for link in linksFrom[p] where state.poses[link.to] == nil && state.floating[link.to] == nil
-                            && allowed?.contains(link.to) ?? true
-                            && !state.used.contains(doorKey(p, link.fromDoor)) && !state.used.contains(doorKey(link.to, link.toDoor)) {
-                            if options.count == expansionsPerState && link.score <= options[options.count - 1].score { continue }
+                        for (index, key) in linkKeys[p].enumerated() where open[key.to]
+                            && !state.used.contains(key.fromBit) && !state.used.contains(key.toBit) {
+                            if options.count == expansionsPerState && key.score <= options[options.count - 1].score { continue }
                             var at = options.count
-                            while at > 0 && options[at - 1].score < link.score { at -= 1 }
-                            options.insert(link, at: at)
+                            while at > 0 && options[at - 1].score < key.score { at -= 1 }
+                            options.insert(linksFrom[p][index], at: at)
                             if options.count > expansionsPerState { options.removeLast() }
                         }
                     }
@@ -269,11 +303,11 @@ enum JointAssembly {
                         child.score += value
                         child.placedCount += 1
                         child.via[link.to] = SIMD2(doorKey(link.from, link.fromDoor), doorKey(link.to, link.toDoor))
-                        child.used.insert(doorKey(link.from, link.fromDoor))
-                        child.used.insert(doorKey(link.to, link.toDoor))
+                        child.used.insert(bit(doorKey(link.from, link.fromDoor)))
+                        child.used.insert(bit(doorKey(link.to, link.toDoor)))
                         for pair in matched {
-                            child.used.insert(doorKey(link.to, pair.x))
-                            child.used.insert(pair.y)
+                            child.used.insert(bit(doorKey(link.to, pair.x)))
+                            child.used.insert(bit(pair.y))
                         }
                         next.append(child)
                         work += 1
@@ -338,8 +372,8 @@ enum JointAssembly {
                 result.score += value
                 result.placedCount += 1
                 for pair in matched {
-                    result.used.insert(doorKey(q, pair.x))
-                    result.used.insert(pair.y)
+                    result.used.insert(bit(doorKey(q, pair.x)))
+                    result.used.insert(bit(pair.y))
                 }
             }
             for q in state.order where keep.contains(q) {
@@ -360,11 +394,11 @@ enum JointAssembly {
             result.parent[q] = parent
             result.via[q] = via
             guard let via else { return }
-            result.used.insert(via.x)
-            result.used.insert(via.y)
+            result.used.insert(bit(via.x))
+            result.used.insert(bit(via.y))
             for pair in matched {
-                result.used.insert(doorKey(q, pair.x))
-                result.used.insert(pair.y)
+                result.used.insert(bit(doorKey(q, pair.x)))
+                result.used.insert(bit(pair.y))
             }
         }
 
@@ -845,53 +879,55 @@ enum JointAssembly {
     /// than a short list searches quickly (a tenth of a 30-room search went to that), and
     /// Swift's own hashing of the key was a sixth of a 100-room search.
     final class PairCache {
+        /// One slot of the table, its key beside where its score is, so a lookup touches one
+        /// place in memory (the table runs to millions of slots at 100 rooms). `pair` -1: empty.
+        private struct Entry {
+            var pair: Int64 = -1
+            var yaw: Int64 = 0, x: Int64 = 0, z: Int64 = 0
+            var score = 0
+
+            func holds(_ pair: Int64, _ place: SIMD3<Int64>) -> Bool {
+                self.pair == pair && yaw == place.x && x == place.y && z == place.z
+            }
+        }
+
         private let count: Int
-        /// (pair, place); `pair` -1 marks an empty slot.
-        private var keys: [SIMD4<Int64>]
-        private var slots: [Int]
+        private var entries: [Entry]
         private var scores: [Placement] = []
 
         init(count: Int) {
             self.count = count
-            keys = Array(repeating: SIMD4(-1, 0, 0, 0), count: 1024)
-            slots = Array(repeating: -1, count: 1024)
+            entries = Array(repeating: Entry(), count: 1024)
         }
 
-        private static func hash(_ key: SIMD4<Int64>) -> UInt64 {
-            var h = UInt64(bitPattern: key.x) &* 0x9E37_79B9_7F4A_7C15
-            h = (h ^ UInt64(bitPattern: key.y)) &* 0xC2B2_AE3D_27D4_EB4F
-            h = (h ^ UInt64(bitPattern: key.z)) &* 0x1656_67B1_9E37_79F9
-            h = (h ^ UInt64(bitPattern: key.w)) &* 0x9E37_79B9_7F4A_7C15
-            return h ^ (h >> 29)
-        }
-
-        /// The slot holding `key`, or the empty one where it would go.
-        private func slot(of key: SIMD4<Int64>) -> Int {
-            let mask = keys.count - 1
-            var index = Int(truncatingIfNeeded: Self.hash(key)) & mask
-            while keys[index].x != -1 && keys[index] != key { index = (index + 1) & mask }
+        /// The slot holding the pair at `place`, or the empty one where it would go.
+        private func slot(_ pair: Int64, _ place: SIMD3<Int64>) -> Int {
+            var h = UInt64(bitPattern: pair) &* 0x9E37_79B9_7F4A_7C15
+            h = (h ^ UInt64(bitPattern: place.x)) &* 0xC2B2_AE3D_27D4_EB4F
+            h = (h ^ UInt64(bitPattern: place.y)) &* 0x1656_67B1_9E37_79F9
+            h = (h ^ UInt64(bitPattern: place.z)) &* 0x9E37_79B9_7F4A_7C15
+            let mask = entries.count - 1
+            var index = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+            while entries[index].pair != -1 && !entries[index].holds(pair, place) { index = (index + 1) & mask }
             return index
         }
 
         func placement(moving: Int, fixed: Int, at place: SIMD3<Int64>) -> Placement? {
-            let key = SIMD4(Int64(moving * count + fixed), place.x, place.y, place.z)
-            let index = slot(of: key)
-            return keys[index].x == -1 ? nil : scores[slots[index]]
+            let entry = entries[slot(Int64(moving * count + fixed), place)]
+            return entry.pair == -1 ? nil : scores[entry.score]
         }
 
         func store(_ placement: Placement, moving: Int, fixed: Int, at place: SIMD3<Int64>) {
-            let key = SIMD4(Int64(moving * count + fixed), place.x, place.y, place.z)
-            var index = slot(of: key)
-            guard keys[index].x == -1 else { return }  // known already: the first score stands
-            if 2 * (scores.count + 1) > keys.count {
-                let old = zip(keys, slots).filter { $0.0.x != -1 }
-                keys = Array(repeating: SIMD4(-1, 0, 0, 0), count: 2 * keys.count)
-                slots = Array(repeating: -1, count: keys.count)
-                for (oldKey, oldSlot) in old { let at = slot(of: oldKey); keys[at] = oldKey; slots[at] = oldSlot }
-                index = slot(of: key)
+            let pair = Int64(moving * count + fixed)
+            var index = slot(pair, place)
+            guard entries[index].pair == -1 else { return }  // known already: the first score stands
+            if 2 * (scores.count + 1) > entries.count {
+                let old = entries.filter { $0.pair != -1 }
+                entries = Array(repeating: Entry(), count: 2 * entries.count)
+                for entry in old { entries[slot(entry.pair, SIMD3(entry.yaw, entry.x, entry.z))] = entry }
+                index = slot(pair, place)
             }
-            keys[index] = key
-            slots[index] = scores.count
+            entries[index] = Entry(pair: pair, yaw: place.x, x: place.y, z: place.z, score: scores.count)
             scores.append(placement)
         }
     }
@@ -902,7 +938,8 @@ enum JointAssembly {
         func alike(_ x: RigidMotion?, _ y: RigidMotion?, _ index: Int) -> Bool {
             switch (x, y) {
             case (nil, nil): return true
-            case let (x?, y?): return !distinct(x, y, at: infos[index].centre)
+            // (Most rooms of two states sit where one ancestor put them: the same pose, no trigonometry.)
+            case let (x?, y?): return x == y || !distinct(x, y, at: infos[index].centre)
             default: return false
             }
         }
