@@ -90,6 +90,10 @@ public enum AutoAligner {
         var walls: [Wall] = []
         var doorways: [Doorway] = []
         var outlines: [[PlanPoint]] = []
+        /// Each outline cut into convex pieces, each with its bounds, and the outline's bounds:
+        /// what the overlap of a room with the scene clips (cut once, not at every placement tried).
+        var outlinePieces: [[(piece: [PlanPoint], bounds: PlanBounds)]] = []
+        var outlineBounds: [PlanBounds?] = []
         var areas: [Double] = []
         var wallGrid = PlanGrid<Int>(cellSize: 1.0)
         var doorGrid = PlanGrid<Int>(cellSize: 1.0)
@@ -142,6 +146,8 @@ public enum AutoAligner {
                 // one wall cross by a few centimetres count as overlapping all along it.
                 let own = room.floors.isEmpty ? room.planOutlines.map { $0.inset(by: AutoAligner.floorlessInset) ?? $0 } : room.planOutlines
                 outlines += own
+                outlinePieces += own.map { outline in outline.convexPieces.map { ($0, PlanBounds(containing: $0)!) } }
+                outlineBounds += own.map { PlanBounds(containing: $0) }
                 outlineRoom += own.map { _ in roomIndex }
                 areas += own.map { abs(polygonArea($0)) }
                 if let height = room.floorHeight { floors.append(height) }
@@ -251,10 +257,11 @@ public enum AutoAligner {
         for (i, wall) in own.walls.enumerated() {
             let moved = move(wall.segment, motion)
             var best: (Int, Double)?
-            for j in scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap)) {
+            scene.wallGrid.visit(intersecting: moved.bounds.expanded(by: t.wallGap)) { j in
                 let overlap = moved.overlap(with: scene.walls[j].segment)
-                guard overlap.angle <= t.parallel, abs(overlap.offset) <= t.wallGap, overlap.length >= t.minimumOverlap else { continue }
+                guard overlap.angle <= t.parallel, abs(overlap.offset) <= t.wallGap, overlap.length >= t.minimumOverlap else { return true }
                 if overlap.length > (best?.1 ?? 0) { best = (j, overlap.length) }
+                return true
             }
             if let best { walls.append((i, best.0, best.1)) }
         }
@@ -337,9 +344,19 @@ public enum AutoAligner {
         var lyingOn: Set<Int> = []
         for (index, outline) in moved.enumerated() {
             guard let bounds = PlanBounds(containing: outline) else { continue }
-            for (otherIndex, other) in scene.outlines.enumerated() {
-                guard let otherBounds = PlanBounds(containing: other), bounds.intersects(otherBounds) else { continue }
-                let area = outline.overlapArea(with: other)
+            // The moved outline's pieces, cut once for all the scene's outlines it meets.
+            var pieces: [(piece: [PlanPoint], bounds: PlanBounds)]?
+            for otherIndex in scene.outlines.indices {
+                guard let otherBounds = scene.outlineBounds[otherIndex], bounds.intersects(otherBounds) else { continue }
+                if pieces == nil { pieces = outline.convexPieces.map { ($0, PlanBounds(containing: $0)!) } }
+                // (As `overlapArea(with:)` adds it up: each of ours clipped by each of theirs, in order.)
+                var area = 0.0
+                for mine in pieces! {
+                    for theirs in scene.outlinePieces[otherIndex] where mine.bounds.intersects(theirs.bounds) {
+                        let shared = mine.piece.clipped(toConvex: theirs.piece).signedArea
+                        if shared > 0 { area += shared }
+                    }
+                }
                 let union = own.areas[index] + scene.areas[otherIndex] - area
                 if union > 0, area / union >= 0.7 {
                     rescanOverlap += area
@@ -425,8 +442,12 @@ public enum AutoAligner {
         // Own doorways and windows against the placed walls.
         for door in own.doorways {
             let moved = move(door.segment, motion)
-            let walls = scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap))
-            if walls.contains(where: { lies(on: scene.walls[$0].segment, moved) }),
+            var onWall = false
+            scene.wallGrid.visit(intersecting: moved.bounds.expanded(by: t.wallGap)) { j in
+                onWall = lies(on: scene.walls[j].segment, moved)
+                return !onWall
+            }
+            if onWall,
                !scene.doorGrid.elements(within: t.doorDistance, of: moved.midpoint).contains(where: { abs(scene.doorways[$0].segment.length - moved.length) <= t.doorWidth }),
                !scene.doorways.contains(where: { nests(moved, $0.segment, t) }) {
                 count += 1
@@ -435,22 +456,27 @@ public enum AutoAligner {
         for (index, window) in own.windows.enumerated() {
             let moved = move(window, motion), inward = move(own.windowInward[index], turn)
             // Behind a wall of the other room facing away from this one's: looking into it.
-            if scene.wallGrid.elements(intersecting: moved.bounds.expanded(by: t.wallGap))
-                .contains(where: { lies(on: scene.walls[$0].segment, moved) && scene.walls[$0].inward.dot(inward) < 0 }) {
-                count += 1
+            var behind = false
+            scene.wallGrid.visit(intersecting: moved.bounds.expanded(by: t.wallGap)) { j in
+                behind = lies(on: scene.walls[j].segment, moved) && scene.walls[j].inward.dot(inward) < 0
+                return !behind
             }
+            if behind { count += 1 }
         }
         // The placed rooms' doorways and windows against the moved room's walls.
         let movedDoors = own.doorways.map { move($0.segment, motion) }
         let movedInward = own.walls.map { move($0.inward, turn) }
         for (wallIndex, wall) in movedWalls.enumerated() {
             let area = wall.bounds.expanded(by: t.wallGap)
-            for j in scene.doorGrid.elements(intersecting: area) where lies(on: wall, scene.doorways[j].segment) {
+            scene.doorGrid.visit(intersecting: area) { j in
+                guard lies(on: wall, scene.doorways[j].segment) else { return true }
                 let other = scene.doorways[j].segment
                 if !movedDoors.contains(where: { $0.midpoint.distance(to: other.midpoint) <= t.doorDistance || nests($0, other, t) }) { count += 1 }
+                return true
             }
-            for j in scene.windowGrid.elements(intersecting: area) where lies(on: wall, scene.windows[j]) {
-                if movedInward[wallIndex].dot(scene.windowInward[j]) < 0 { count += 1 }
+            scene.windowGrid.visit(intersecting: area) { j in
+                if lies(on: wall, scene.windows[j]), movedInward[wallIndex].dot(scene.windowInward[j]) < 0 { count += 1 }
+                return true
             }
         }
         return count

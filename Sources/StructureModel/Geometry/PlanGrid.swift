@@ -107,37 +107,60 @@ public struct PlanGrid<Element> {
     /// The elements whose bounds come within `radius` of `point` (for points: the points at
     /// most `radius` away), in the order they were inserted.
     public func elements(within radius: Double, of point: PlanPoint) -> [Element] {
-        matches(in: PlanBounds(min: point, max: point).expanded(by: radius)) { $0.distance(to: point) <= radius }
+        var found: [Element] = []
+        visit(PlanBounds(min: point, max: point).expanded(by: radius), where: { $0.distance(to: point) <= radius }) { found.append($0); return true }
+        return found
     }
 
     /// The elements whose bounds share a point with `bounds`, in the order they were inserted.
     public func elements(intersecting bounds: PlanBounds) -> [Element] {
-        matches(in: bounds) { $0.intersects(bounds) }
+        var found: [Element] = []
+        visit(bounds, where: { $0.intersects(bounds) }) { found.append($0); return true }
+        return found
     }
 
-    private func matches(in region: PlanBounds, where accept: (PlanBounds) -> Bool) -> [Element] {
-        // Candidates gathered in a list, sorted and taken once each: a Set hashed every index,
-        // and hashing was most of a query (a fifth of `align --all auto`).
-        var candidates: [Int]
-        if let range = cellRange(region).flatMap(searched), range.count <= occupied {
-            candidates = everywhere
+    /// `body` with each element whose bounds share a point with `bounds`, in the order they were
+    /// inserted, until it returns false: what `elements(intersecting:)` lists, without the list
+    /// (scoring a room's place asks this for each of its walls and doorways).
+    public func visit(intersecting bounds: PlanBounds, _ body: (Element) -> Bool) {
+        visit(bounds, where: { $0.intersects(bounds) }, body)
+    }
+
+    /// The same for `elements(within:of:)`.
+    public func visit(within radius: Double, of point: PlanPoint, _ body: (Element) -> Bool) {
+        visit(PlanBounds(min: point, max: point).expanded(by: radius), where: { $0.distance(to: point) <= radius }, body)
+    }
+
+    private func visit(_ region: PlanBounds, where accept: (PlanBounds) -> Bool, _ body: (Element) -> Bool) {
+        guard let range = cellRange(region).flatMap(searched), range.count <= occupied else {
+            // A region wider than the occupied cells: scanning everything is cheaper.
+            for entry in entries where accept(entry.bounds) {
+                if !body(entry.element) { return }
+            }
+            return
+        }
+        // Candidates gathered in a buffer on the stack, sorted and taken once each (a Set hashed
+        // every index, and that was most of a query).
+        var total = everywhere.count
+        for x in range.x where range.count > 0 {
+            for z in range.z { total += listed(x, z)?.count ?? 0 }
+        }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: total) { buffer in
+            var count = 0
+            for index in everywhere { buffer[count] = index; count += 1 }
             for x in range.x where range.count > 0 {
                 for z in range.z {
-                    if let listed = listed(x, z) { candidates.append(contentsOf: listed) }
+                    for index in listed(x, z) ?? [] { buffer[count] = index; count += 1 }
                 }
             }
+            var candidates = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
             candidates.sort()
-        } else {
-            // A region wider than the occupied cells: scanning everything is cheaper.
-            candidates = Array(entries.indices)
+            var previous = -1
+            for index in candidates where index != previous {
+                previous = index
+                if accept(entries[index].bounds), !body(entries[index].element) { return }
+            }
         }
-        var found: [Element] = []
-        var previous = -1
-        for index in candidates where index != previous {
-            previous = index
-            if accept(entries[index].bounds) { found.append(entries[index].element) }
-        }
-        return found
     }
 
     /// The cells of `range` that can hold anything: with dense cells, those within their span

@@ -10,14 +10,19 @@ extension Array where Element == PlanPoint {
         let clipperArea = convexClipper.signedArea
         guard clipperArea != 0 else { return [] }
         let clipper = clipperArea > 0 ? convexClipper : convexClipper.reversed()
+        // Two buffers passed back and forth, not a new array for every edge (allocation was
+        // most of the clipping when `align ROOM auto` tries a room beside 30 others).
         var output = self
+        var input: [PlanPoint] = []
+        output.reserveCapacity(count + clipper.count)
+        input.reserveCapacity(count + clipper.count)
         for i in clipper.indices {
             guard !output.isEmpty else { break }
             let edgeStart = clipper[i], edge = clipper[(i + 1) % clipper.count] - edgeStart
             // Positive on the inner side of a counter-clockwise polygon's edge.
             func height(_ p: PlanPoint) -> Double { edge.cross(p - edgeStart) }
-            let input = output
-            output = []
+            swap(&input, &output)
+            output.removeAll(keepingCapacity: true)
             var previous = input[input.count - 1]
             for current in input {
                 let hp = height(previous), hc = height(current)
