@@ -232,6 +232,39 @@ final class AutoAlignTests: XCTestCase {
         XCTAssertGreaterThan(checked, 3)
     }
 
+    /// A room scanned again, aligned alone beside its home already put together (every other
+    /// room where the truth says, in the first room's frame), lands on its first scan: its
+    /// doorway meets the first scan's from the same side. It was put beside the home instead,
+    /// or nowhere: the same-side hypothesis was not tried, and the first scan's doorway counted
+    /// as unmet when its other side, in the next room, was the one matched.
+    func testARescanAlignedAloneLandsOnItsFirstScanBesideItsHome() throws {
+        var checked = 0
+        for seed in UInt64(41)...46 {
+            let building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 4, noise: 1, rescans: 1))
+            guard let rescan = building.captures.firstIndex(where: { $0.rescanOf != nil }) else { continue }
+            let frame = building.captures[0].placement.inverse
+            func truth(_ index: Int) -> RigidMotion { frame.composed(after: building.captures[index].placement) }
+            let first = try XCTUnwrap(building.captures[rescan].rescanOf.flatMap { name in building.captures.firstIndex { $0.fileName == name } })
+            let home = building.captures.indices.filter { $0 != rescan }.map { building.captures[$0].room.moved(by: truth($0)) }
+            // Beside the whole home, and beside its first scan alone (no neighbour's wall to land across from).
+            for (beside, what) in [(home, "home"), ([building.captures[first].room.moved(by: truth(first))], "first scan alone")] {
+                let result = AutoAligner.search(building.captures[rescan].room, beside: beside)
+                let best = try XCTUnwrap(result.candidates.first, "seed \(seed), \(what)")
+                XCTAssertFalse(result.isAmbiguous || result.isWeak,
+                               "seed \(seed), \(what): \(result.candidates.prefix(2).map { ($0.score, $0.walls, $0.doorways) })")
+                XCTAssertTrue(best.isRescan, "seed \(seed), \(what): lies on its first scan")
+                // Within the thickness the two scans may have seen apart, and a degree.
+                let middle = try XCTUnwrap(building.captures[rescan].room.planCentre)
+                let point = SIMD3(middle.x, 0, middle.z)
+                XCTAssertLessThan(PlanPoint(best.motion.apply(toPoint: point)).distance(to: PlanPoint(truth(rescan).apply(toPoint: point))), 0.3,
+                                  "seed \(seed), \(what)")
+                XCTAssertLessThan(abs(normalizedAngle(best.motion.yaw - truth(rescan).yaw)) * 180 / .pi, 1, "seed \(seed), \(what)")
+            }
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 4)
+    }
+
     /// A rectangular room, width along x and depth along z from `origin`, turned by `yaw`,
     /// with a door of 0.9 m in the middle of each wall named in `doors` (0: z = 0 side, 2:
     /// the opposite side), and a floor.

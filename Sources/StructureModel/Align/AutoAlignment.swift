@@ -177,6 +177,10 @@ public enum AutoAligner {
             for (j, other) in scene.doorways.enumerated() where abs(door.segment.length - other.segment.length) <= tolerances.doorWidth {
                 hypotheses.append((motion(door.segment, door.inward, door.bottom, onto: other.segment, other.inward, other.bottom, along: 0),
                                    "doorway \(i) onto \(j)"))
+                // Seen from the same side: the room scanned again, lying on its first scan (a place
+                // that is no rescan overlaps the room it lies on, and scores so).
+                hypotheses.append((motion(door.segment, door.inward, door.bottom, onto: other.segment, other.inward * -1, other.bottom, along: 0),
+                                   "doorway \(i) onto \(j) from the same side"))
             }
         }
         // Wall pairs: centred, and with either end on an end.
@@ -370,8 +374,17 @@ public enum AutoAligner {
         if rescanOverlap > 0 {
             // Both ways round: a room with fewer doorways or windows lying on one with more (a
             // windowless one-door bathroom on a living room of its shape) is not its rescan.
-            let matchedTheirs = Set(doorways.map(\.1))
-            let theirsMet = scene.doorwayRoom.indices.allSatisfy { !lyingOn.contains(scene.doorwayRoom[$0]) || matchedTheirs.contains($0) }
+            // Each doorway of a room lain on has one of this room's on it, of about its width. (Not
+            // "was matched": among placed rooms a doorway's other side, in the next room, is as near
+            // and may be the one matched, and a room scanned again beside a placed home was never
+            // its first scan's rescan.)
+            let mine = own.doorways.map { move($0.segment, mover) }
+            let theirsMet = scene.doorwayRoom.indices.allSatisfy { j in
+                guard lyingOn.contains(scene.doorwayRoom[j]) else { return true }
+                let theirs = scene.doorways[j].segment
+                return mine.contains { $0.midpoint.distance(to: theirs.midpoint) <= tolerances.doorDistance
+                    && abs($0.length - theirs.length) <= tolerances.doorWidth }
+            }
             if doorways.count == own.doorways.count && theirsMet && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances)
                 && windowsMet(motion, own: own, scene: scene, rooms: lyingOn, tolerances: tolerances) {
                 isRescan = true
