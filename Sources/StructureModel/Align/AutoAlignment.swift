@@ -165,6 +165,9 @@ public enum AutoAligner {
         return x == y
     }
 
+    /// How a hypothesis from a doorway seen from the same side (a rescan) is named.
+    static let sameSide = " from the same side"
+
     /// Where `room` fits beside `placed` (rooms in the frame it should join).
     public static func search(_ room: CapturedRoom, beside placed: [CapturedRoom], tolerances: Tolerances = Tolerances()) -> AutoAlignment {
         // Rooms that say they are on another story share no doorway with this one, and may lie
@@ -180,7 +183,7 @@ public enum AutoAligner {
                 // Seen from the same side: the room scanned again, lying on its first scan (a place
                 // that is no rescan overlaps the room it lies on, and scores so).
                 hypotheses.append((motion(door.segment, door.inward, door.bottom, onto: other.segment, other.inward * -1, other.bottom, along: 0),
-                                   "doorway \(i) onto \(j) from the same side"))
+                                   "doorway \(i) onto \(j)" + sameSide))
             }
         }
         // Wall pairs: centred, and with either end on an end.
@@ -195,7 +198,13 @@ public enum AutoAligner {
             }
         }
         let centre = PlanBounds(containing: own.walls.flatMap { [$0.segment.start, $0.segment.end] })?.centre ?? PlanPoint(x: 0, z: 0)
-        var scored = hypotheses.map { score($0.0, source: $0.1, own: own, room: room, scene: scene, tolerances: tolerances) }
+        // A room laid on its first scan is refined at once: only fitted to its walls does it lie
+        // within `rescanGap` of them (the pair alone leaves a window 0.3 m off), and unrefined it
+        // scores as a room lying on another.
+        var scored = hypotheses.map { hypothesis in
+            let placement = score(hypothesis.0, source: hypothesis.1, own: own, room: room, scene: scene, tolerances: tolerances)
+            return hypothesis.1.hasSuffix(sameSide) ? refine(placement, own: own, room: room, scene: scene, tolerances: tolerances) : placement
+        }
         scored.sort { $0.score > $1.score }
         var distinct: [Placement] = []
         for candidate in scored where !distinct.contains(where: { same($0.motion, candidate.motion, at: centre, tolerances) }) {
@@ -205,7 +214,13 @@ public enum AutoAligner {
         // Refined, near candidates become one place: fold them again, best first.
         let refined = distinct.map { refine($0, own: own, room: room, scene: scene, tolerances: tolerances) }.sorted { $0.score > $1.score }
         distinct = []
-        for candidate in refined where !distinct.contains(where: { same($0.motion, candidate.motion, at: centre, tolerances) }) {
+        // Two places that both lay the room on its first scan, a wall's thickness apart or less,
+        // are one: what is left between them is noise (a rescan was "too close to call" between
+        // two right places 9 cm apart).
+        for candidate in refined where !distinct.contains(where: { kept in
+            same(kept.motion, candidate.motion, at: centre, tolerances)
+                || kept.isRescan && candidate.isRescan && !JointAssembly.distinct(kept.motion, candidate.motion, at: centre)
+        }) {
             distinct.append(candidate)
         }
         let ambiguous = distinct.count > 1 && distinct[1].score >= tolerances.ambiguity * distinct[0].score
@@ -362,7 +377,7 @@ public enum AutoAligner {
                     }
                 }
                 let union = own.areas[index] + scene.areas[otherIndex] - area
-                if union > 0, area / union >= 0.7 {
+                if union > 0, area / union >= rescanShare {
                     rescanOverlap += area
                     lyingOn.insert(scene.outlineRoom[otherIndex])
                 } else {
@@ -373,19 +388,35 @@ public enum AutoAligner {
         var isRescan = false
         if rescanOverlap > 0 {
             // Both ways round: a room with fewer doorways or windows lying on one with more (a
-            // windowless one-door bathroom on a living room of its shape) is not its rescan.
-            // Each doorway of a room lain on has one of this room's on it, of about its width. (Not
-            // "was matched": among placed rooms a doorway's other side, in the next room, is as near
-            // and may be the one matched, and a room scanned again beside a placed home was never
+            // windowless one-door bathroom on a living room of its shape) is not its rescan. Each
+            // doorway of the rooms lain on has one of this room's on it, and each of this room's
+            // lies on one of theirs, within `rescanGap`. (Looked at, not taken from `matches`:
+            // among placed rooms a doorway's other side, in the next room, is as near and may be
+            // the one matched, and a room scanned again beside its placed home was never taken for
             // its first scan's rescan.)
             let mine = own.doorways.map { move($0.segment, mover) }
-            let theirsMet = scene.doorwayRoom.indices.allSatisfy { j in
-                guard lyingOn.contains(scene.doorwayRoom[j]) else { return true }
-                let theirs = scene.doorways[j].segment
-                return mine.contains { $0.midpoint.distance(to: theirs.midpoint) <= tolerances.doorDistance
-                    && abs($0.length - theirs.length) <= tolerances.doorWidth }
+            let theirs = scene.doorways.indices.filter { lyingOn.contains(scene.doorwayRoom[$0]) }.map { scene.doorways[$0].segment }
+            func same(_ a: PlanSegment, _ b: PlanSegment) -> Bool {
+                a.midpoint.distance(to: b.midpoint) <= rescanGap && abs(a.length - b.length) <= tolerances.doorWidth
             }
-            if doorways.count == own.doorways.count && theirsMet && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances)
+            let doorwaysMet = theirs.allSatisfy { door in mine.contains { same($0, door) } } && mine.allSatisfy { door in theirs.contains { same(door, $0) } }
+            // And its walls lie on walls nearly all along, each against every wall along it (a
+            // scan may split a wall the other saw whole): a room of that shape whose door is 0.6 m
+            // further along, laid door on door, leaves its end walls 0.6 m off.
+            var ownWallLength = 0.0, wallLengthOn = 0.0
+            for wall in own.walls {
+                let moved = move(wall.segment, mover)
+                var along = 0.0
+                scene.wallGrid.visit(intersecting: moved.bounds.expanded(by: tolerances.wallGap)) { j in
+                    let overlap = moved.overlap(with: scene.walls[j].segment)
+                    if overlap.angle <= tolerances.parallel, abs(overlap.offset) <= rescanGap { along += overlap.length }
+                    return true
+                }
+                ownWallLength += moved.length
+                wallLengthOn += min(along, moved.length)
+            }
+            let wallsOn = wallLengthOn >= rescanWalls * ownWallLength
+            if doorwaysMet && wallsOn && windowsCoincide(motion, own: own, scene: scene, tolerances: tolerances)
                 && windowsMet(motion, own: own, scene: scene, rooms: lyingOn, tolerances: tolerances) {
                 isRescan = true
             } else {
@@ -416,13 +447,25 @@ public enum AutoAligner {
                          matchedDoorways: (doorways + nested).map { SIMD2($0.0, $0.1) }, isRescan: isRescan)
     }
 
+    /// How much of two rooms' floor one must share with the other (of their union) to lie on it
+    /// as a rescan does (two scans of one room may differ by half a wall's thickness all round).
+    static let rescanShare = 0.7
+    /// How much of a rescan's wall length must lie on walls where it lies.
+    static let rescanWalls = 0.8
+    /// How far a rescan's walls, doorways and windows may lie from its first scan's, once fitted:
+    /// half the thickest wall (one scan saw a wall's face, the other its middle; a generated
+    /// rescan's windows lie up to 18 cm from its first scan's at the truth) and a phone's noise.
+    /// Not `wallGap`, a wall's whole thickness: with it a copy of a room whose door is 0.6 m
+    /// along was laid on the room as its rescan.
+    static let rescanGap = 0.3
+
     /// Whether every window of the room, moved, lies on one of the scene's of about its
     /// width, looking the same way.
     static func windowsCoincide(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances t: Tolerances) -> Bool {
         let (motion, turn) = (Mover(motion), Mover(RigidMotion(yaw: motion.yaw)))
         return own.windows.indices.allSatisfy { index in
             let moved = move(own.windows[index], motion), inward = move(own.windowInward[index], turn)
-            return scene.windowGrid.elements(within: t.doorDistance, of: moved.midpoint).contains { j in
+            return scene.windowGrid.elements(within: rescanGap, of: moved.midpoint).contains { j in
                 abs(scene.windows[j].length - moved.length) <= t.doorWidth && scene.windowInward[j].dot(inward) > 0.9
             }
         }
@@ -436,7 +479,7 @@ public enum AutoAligner {
         return scene.windows.indices.allSatisfy { j in
             guard rooms.contains(scene.windowRoom[j]) else { return true }
             return mine.contains { window in
-                window.segment.midpoint.distance(to: scene.windows[j].midpoint) <= t.doorDistance
+                window.segment.midpoint.distance(to: scene.windows[j].midpoint) <= rescanGap
                     && abs(window.segment.length - scene.windows[j].length) <= t.doorWidth && window.inward.dot(scene.windowInward[j]) > 0.9
             }
         }
