@@ -24,6 +24,13 @@ final class AssemblyTests: XCTestCase {
             guard let pose else { continue }
             placed += 1
             XCTAssertLessThan(error(building, index, pose).metres, 0.45, "room \(index)", file: file, line: line)
+            // What the report says agreed is the room's own: no more walls or doorways than it has.
+            if let placement = result.placements[index] {
+                let room = building.captures[index].room
+                XCTAssertLessThanOrEqual(placement.walls, room.walls.count, "room \(index)", file: file, line: line)
+                XCTAssertLessThanOrEqual(placement.doorways, room.doors.count + room.openings.count, "room \(index)", file: file, line: line)
+                XCTAssertLessThanOrEqual(placement.widerDoorways, placement.doorways, "room \(index)", file: file, line: line)
+            }
         }
         return placed
     }

@@ -21,6 +21,8 @@ public struct Placement: Sendable, Equatable {
     /// The doorway pairs that met (the room's index, the placed scene's index), one doorway
     /// seen at two widths (`AutoAligner.nests`) among them.
     var matchedDoorways: [SIMD2<Int>] = []
+    /// The room's walls that agreed (its own indices).
+    var matchedWalls: [Int] = []
     /// The room lies on a room of the scene as a rescan lies on its first scan: the same
     /// outline, every doorway and window of one on the other's, on the same side.
     var isRescan = false
@@ -444,7 +446,7 @@ public enum AutoAligner {
         let value = wallLength + doorwayValue + nestedDoorwayValue * Double(nested.count) - 3 * overlap - 2 * Double(contradictions)
         return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count + nested.count, widerDoorways: nested.count,
                          overlap: overlap, contradictions: contradictions, source: source,
-                         matchedDoorways: (doorways + nested).map { SIMD2($0.0, $0.1) }, isRescan: isRescan)
+                         matchedDoorways: (doorways + nested).map { SIMD2($0.0, $0.1) }, matchedWalls: walls.map(\.0), isRescan: isRescan)
     }
 
     /// How much of two rooms' floor one must share with the other (of their union) to lie on it
