@@ -117,6 +117,7 @@ extension Shell {
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
                     + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : "")
+                    + (report.joinedParts > 0 ? "; \(counted(report.joinedParts, "wall")) a room saw in parts made whole" : "")
                     + (report.closedCorners > 0 ? "; \(counted(report.closedCorners, "wall end")) moved to meet the wall \(report.closedCorners == 1 ? "it" : "they")"
                         + " nearly met (up to \(formatted(report.longestCornerMove * 100, digits: 0)) cm)" : ""))
     }
