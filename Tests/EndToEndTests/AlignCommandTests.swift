@@ -302,4 +302,38 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(again.status, 1, again.stderr)
         XCTAssertTrue(again.stderr.contains("every open room is placed already"), again.stderr)
     }
+
+    /// A room already where its session put it beside the placed rooms, aligned alone, stays
+    /// exactly there (aligning such a room nudged it by up to 9 mm); `--best` still moves it to
+    /// the best place found, and a room put elsewhere is aligned as ever.
+    func testARoomAlreadyInPlaceAlignedAloneStaysExactlyThere() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
+        var paths: [String] = []
+        for capture in home.captures {
+            let room = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        // Each aligned alone, beside the rooms kept so far: twice round, as a room is in place only
+        // beside a room it meets.
+        var commands: [String] = []
+        for _ in 1...2 { for room in 2...paths.count { commands += ["-c", "align r\(room) auto"] } }
+        let result = try Harness.run(paths + commands + ["-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for room in 2...paths.count {
+            XCTAssertTrue(result.stderr.contains("r\(room) already meets the placed rooms where it is (doorways or walls meet, nothing contradicts): "
+                                                 + "left exactly there"), "r\(room): " + result.stderr)
+        }
+        XCTAssertFalse(result.stderr.contains("placed (candidate"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("nothing to save"), result.stderr)
+        XCTAssertEqual(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before, "no file rewritten")
+        // Aligned by `next` from there, or with --best, it moves to the best place found.
+        let moved = try Harness.run(paths + ["-c", "align r2 auto --best", "-c", "save"])
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertFalse(moved.stderr.contains("already meets"), moved.stderr)
+        XCTAssertTrue(moved.stderr.contains("r2 placed (candidate 1 of"), moved.stderr)
+    }
 }

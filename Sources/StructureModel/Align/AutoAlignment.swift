@@ -230,6 +230,23 @@ public enum AutoAligner {
                              isWeak: (distinct.first?.score ?? 0) < tolerances.minimumScore)
     }
 
+    /// Whether `room`, where it is, already meets `placed` as a room exported from their session
+    /// does: a doorway meeting one of theirs, or walls in two directions along theirs, nothing
+    /// contradicting, next to no overlap (`align --all auto` keeps such rooms exactly where
+    /// they are; see `JointAssembly.alreadyInPlace`).
+    public static func isInPlace(_ room: CapturedRoom, beside placed: [CapturedRoom], tolerances: Tolerances = Tolerances()) -> Bool {
+        let rooms = placed + [room]
+        let sameStory = rooms.map { a in rooms.map { b in onOneStory(a, b) } }
+        return !JointAssembly.alreadyInPlace(rooms, infos: rooms.map(JointAssembly.info), anchors: Set(placed.indices),
+                                             sameStory: sameStory, tolerances: tolerances).isEmpty
+    }
+
+    /// How far `placement` moves the room, at its middle: metres and degrees.
+    public static func distance(of placement: Placement, for room: CapturedRoom) -> (metres: Double, degrees: Double) {
+        let centre = JointAssembly.info(room).centre
+        return (move(centre, placement.motion).distance(to: centre), abs(normalizedAngle(placement.motion.yaw)) * 180 / .pi)
+    }
+
     /// `placement` set across the walls it shares by where the room's capture lays them, told
     /// by the placed rooms near it (see `WallFaces`): the placed rooms stay, the room moves by at
     /// most a wall's thickness and a fraction of a degree. The habit is nil when nothing near

@@ -160,13 +160,7 @@ enum JointAssembly {
             if !stopped && stop() { stopped = true }
             return stopped
         }
-        let infos = rooms.map { room -> RoomInfo in
-            let scene = AutoAligner.Scene([room])
-            let points = scene.outlines.flatMap { $0 } + scene.walls.flatMap { [$0.segment.start, $0.segment.end] }
-            let bounds = PlanBounds(containing: points) ?? PlanBounds(min: PlanPoint(x: 0, z: 0), max: PlanPoint(x: 0, z: 0))
-            let radius = PlanPoint(x: bounds.width, z: bounds.depth).length / 2
-            return RoomInfo(scene: scene, centre: bounds.centre, radius: radius, doorCount: scene.doorways.count)
-        }
+        let infos = rooms.map(info)
         // Rooms on different stories (each says which) meet through no doorway and may lie
         // over one another: they are not scored against each other.
         let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
@@ -699,6 +693,15 @@ enum JointAssembly {
         return Result(poses: poses, placements: placements, unsure: left, habits: settled.habits, anchorUnsure: anchorUnsure,
                       separateHomes: separate, inPlace: inPlace, apart: apart.values.filter { $0.count >= 2 }.sorted { $0.min()! < $1.min()! },
                       interrupted: stopping())
+    }
+
+    /// A room's own scene, middle and reach.
+    static func info(_ room: CapturedRoom) -> RoomInfo {
+        let scene = AutoAligner.Scene([room])
+        let points = scene.outlines.flatMap { $0 } + scene.walls.flatMap { [$0.segment.start, $0.segment.end] }
+        let bounds = PlanBounds(containing: points) ?? PlanBounds(min: PlanPoint(x: 0, z: 0), max: PlanPoint(x: 0, z: 0))
+        let radius = PlanPoint(x: bounds.width, z: bounds.depth).length / 2
+        return RoomInfo(scene: scene, centre: bounds.centre, radius: radius, doorCount: scene.doorways.count)
     }
 
     /// Rooms that already meet the anchors where they are, and so stay: RoomPlan writes every

@@ -184,6 +184,22 @@ extension Shell {
         }
         inform("best: " + describe(best))
         if result.candidates.count > 1 { inform("runner-up: " + describe(result.candidates[1])) }
+        // A room already where its session put it beside the placed rooms stays exactly there, as
+        // `align --all auto` keeps it (aligning such a room nudged it by up to 9 mm, or left it
+        // saying too little agreed with the best place, a look-alike elsewhere).
+        if !invocation.flag("--best"), AutoAligner.isInPlace(capture, beside: placed) {
+            // (Measured once set across its walls, as it would be placed: the best place itself
+            // is doorway plane on doorway plane.)
+            let offset = AutoAligner.distance(of: AutoAligner.settle(best, room: capture, beside: placed).placement, for: capture)
+            lastAutoAlignment = (room, result.candidates, nil)
+            session.keepInPlace([room])
+            let away = offset.metres < 0.0005 && offset.degrees < 0.005 ? "the best place found is where it is"
+                : "the best place found is \(offset.metres < 1 ? formatted(offset.metres * 1000, digits: 0) + " mm" : formatted(offset.metres, digits: 2) + " m")"
+                    + " and \(formatted(offset.degrees, digits: 2))° away (align \(handleText(room)) auto --best moves it there)"
+            inform("\(handleText(room)) already meets the placed rooms where it is (doorways or walls meet, nothing contradicts): left exactly "
+                   + "there; " + away)
+            return
+        }
         if result.isAmbiguous && !invocation.flag("--best") {
             lastAutoAlignment = (room, result.candidates, nil)
             inform("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
