@@ -58,8 +58,11 @@ final class MergeTests: XCTestCase {
     /// The noisy captures themselves, each put at its true place (what a perfect `align` gives),
     /// merge to the truth's counts: every shared wall and doorway once, a wall a capture saw in
     /// two parts one wall. (Before walls in parts were joined, 40 of 100 such homes had one to
-    /// three walls more than the truth.)
-    func testNoisyCapturesAtTheirPlacesMergeToTheTruthsCounts() {
+    /// three walls more than the truth.) And each structure element lies where the truth's does,
+    /// within a scan's noise: across its wall by at most the wall's thickness (a capture sees its
+    /// own face or the middle) and 3 cm, turned by at most the noise's half degree, and a door,
+    /// window or opening along its wall by at most 3 cm.
+    func testNoisyCapturesAtTheirPlacesMergeToTheTruthsCountsAndPlaces() {
         var parts = 0
         for seed in UInt64(1)...40 {
             let stories = 1 + Int(seed % 2)
@@ -74,6 +77,35 @@ final class MergeTests: XCTestCase {
             XCTAssertEqual(merged.windows.count, truth.windows.count, "windows, seed \(seed)")
             XCTAssertEqual(merged.openings.count, truth.openings.count, "openings, seed \(seed)")
             XCTAssertEqual(merged.objects.count, truth.objects.count, "objects, seed \(seed)")
+            // Where each element is: against the truth element its room copies stand for.
+            var truthOf: [String: StructureElementTruth] = [:]
+            for element in building.provenance {
+                for source in element.sources { truthOf[element.array.rawValue + "/" + source.file + "/" + source.identifier] = element }
+            }
+            for (kind, key, elements, truths) in [(ElementKind.wall, CapturedRoom.ArrayKey.walls, merged.walls, truth.walls),
+                                                  (.door, .doors, merged.doors, truth.doors), (.window, .windows, merged.windows, truth.windows),
+                                                  (.opening, .openings, merged.openings, truth.openings)] {
+                let truthByID = Dictionary(truths.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+                var standsFor: [String: StructureElementTruth] = [:]
+                for (index, capture) in building.captures.enumerated() {
+                    for (source, target) in result.provenance[index][kind] ?? [:] where standsFor[target] == nil {
+                        standsFor[target] = truthOf[key.rawValue + "/" + capture.fileName + "/" + source]
+                    }
+                }
+                for element in elements {
+                    guard let expected = standsFor[element.identifier], let place = truthByID[expected.identifier] else {
+                        XCTFail("seed \(seed): \(kind) \(element.identifier.prefix(8)) stands for nothing in the truth"); continue
+                    }
+                    let line = place.planSegment, segment = element.planSegment
+                    let thickness = building.provenance.first { $0.array == .walls && $0.identifier == (kind == .wall ? expected.identifier : place.parentIdentifier) }?.thickness ?? 0.4
+                    XCTAssertLessThanOrEqual(abs(line.signedDistance(to: segment.midpoint)), thickness + 0.03, "seed \(seed): \(kind) across")
+                    XCTAssertLessThanOrEqual(acos(min(1, abs(segment.direction.normalized.dot(line.direction.normalized)))) * 180 / .pi, 0.6,
+                                             "seed \(seed): \(kind) turned")
+                    if kind != .wall {
+                        XCTAssertLessThanOrEqual(abs((segment.midpoint - line.midpoint).dot(line.direction.normalized)), 0.03, "seed \(seed): \(kind) along")
+                    }
+                }
+            }
         }
         XCTAssertGreaterThan(parts, 0, "some captures saw a wall in two parts")
     }
