@@ -28,7 +28,7 @@ public struct PlanGrid<Element> {
 
     /// An element covering more cells than this is checked by every query instead.
     private static var largestCellCount: Int { 4_096 }
-    private static var denseCellLimit: Int { 1 << 18 }
+    private static var denseCellLimit: Int { 1 << 20 }
 
     public init(cellSize: Double) {
         precondition(cellSize > 0 && cellSize.isFinite, "a grid needs a positive cell size")
@@ -69,18 +69,30 @@ public struct PlanGrid<Element> {
     private mutating func cover(_ x: ClosedRange<Int>, _ z: ClosedRange<Int>) {
         guard keyed == nil, !(denseX.contains(x.lowerBound) && denseX.contains(x.upperBound)
                               && denseZ.contains(z.lowerBound) && denseZ.contains(z.upperBound)) else { return }
-        func span(_ old: Range<Int>, _ new: ClosedRange<Int>) -> Range<Int>? {
+        func span(_ old: Range<Int>, _ new: ClosedRange<Int>, spare: Int) -> Range<Int>? {
             let low = old.isEmpty ? new.lowerBound : min(old.lowerBound, new.lowerBound)
             let high = old.isEmpty ? new.upperBound : max(old.upperBound - 1, new.upperBound)
             let (width, overflow) = high.subtractingReportingOverflow(low)
             guard !overflow, width < Self.denseCellLimit else { return nil }
-            let margin = width / 2 + 1
+            let margin = min(spare, width / 2 + 1)
             return (low - margin)..<(high + margin + 1)
         }
+        func fits(_ spare: Int) -> (Range<Int>, Range<Int>)? {
+            guard let x = span(denseX, x, spare: spare), let z = span(denseZ, z, spare: spare) else { return nil }
+            let (cells, overflow) = x.count.multipliedReportingOverflow(by: z.count)
+            return !overflow && cells <= Self.denseCellLimit ? (x, z) : nil
+        }
         let old = (x: denseX, z: denseZ, cells: dense)
-        guard let newX = span(denseX, x), let newZ = span(denseZ, z),
-              newX.count.multipliedReportingOverflow(by: newZ.count).partialValue <= Self.denseCellLimit,
-              !newX.count.multipliedReportingOverflow(by: newZ.count).overflow else {
+        // With room to grow by half again each way; where that is too many cells, with less room
+        // (a room placed some 300 m from the rest spanned too many cells with the full margin, and
+        // keyed cells made `align ROOM auto` twice as slow).
+        var spare = Self.denseCellLimit
+        var found = fits(spare)
+        while found == nil && spare > 0 {
+            spare = spare > Self.denseCellLimit / 2 ? Self.denseCellLimit / 4 : spare / 2
+            found = fits(spare)
+        }
+        guard let (newX, newZ) = found else {
             var cells: [Cell: [Int]] = [:]
             for (offset, listed) in old.cells.enumerated() where !listed.isEmpty {
                 cells[Cell(x: old.x.lowerBound + offset / old.z.count, z: old.z.lowerBound + offset % old.z.count)] = listed
