@@ -336,4 +336,44 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertFalse(moved.stderr.contains("already meets"), moved.stderr)
         XCTAssertTrue(moved.stderr.contains("r2 placed (candidate 1 of"), moved.stderr)
     }
+
+    /// One session's rooms written in one frame, in `folder`.
+    private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try home.captures.map { capture in
+            let room = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    /// A room that meets the placed rooms but is visibly off its place (moved along, raised, turned,
+    /// or hung on a look-alike doorway by hand) is not kept: it goes to the best place found. After
+    /// a keep, `next` puts the room where `--best` does; after an undo, `next` is refused (it undid
+    /// a move again that was already undone and put the room some 18 m off).
+    func testARoomOffItsPlaceIsAlignedAndNextFollowsTheSession() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
+        let paths = try oneSession(home, in: folder.appendingPathComponent("a"))
+        let kept = try Harness.run(paths + ["-c", "align r4 auto"])
+        XCTAssertTrue(kept.stderr.contains("r4 already meets the placed rooms where it is"), kept.stderr)
+        for (edit, what) in [("move r4 0.3 0", "30 cm along"), ("move r4 0 0 0.5", "half a metre up"), ("rotate r4 3", "turned 3 degrees")] {
+            // (The others kept where they are first: beside them all, the best place is certain.)
+            let off = try Harness.run(paths + ["-c", "align --all auto", "-c", edit, "-c", "align r4 auto"])
+            XCTAssertEqual(off.status, 0, off.stderr)
+            XCTAssertFalse(off.stderr.contains("already meets"), what + ": " + off.stderr)
+            XCTAssertTrue(off.stderr.contains("r4 placed (candidate 1 of"), what + ": " + off.stderr)
+        }
+        // After a keep, next and --best put the room in the same place.
+        let other = try oneSession(home, in: folder.appendingPathComponent("b"))
+        XCTAssertEqual(try Harness.run(paths + ["-c", "align r4 auto --best", "-c", "save"]).status, 0)
+        let viaNext = try Harness.run(other + ["-c", "align r4 auto", "-c", "align r4 next", "-c", "save"])
+        XCTAssertTrue(viaNext.stderr.contains("r4 placed (candidate 1 of"), viaNext.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[3])), try Data(contentsOf: URL(fileURLWithPath: other[3])))
+        // After an undo, next is refused and nothing moves.
+        let undone = try Harness.run(other + ["-c", "align r4 auto --best", "-c", "undo", "-c", "align r4 next"])
+        XCTAssertEqual(undone.status, 1, undone.stderr)
+        XCTAssertTrue(undone.stderr.contains("the session changed since align r4 auto (an undo, or another edit)"), undone.stderr)
+    }
 }

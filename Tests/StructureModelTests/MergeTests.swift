@@ -150,6 +150,18 @@ final class MergeTests: XCTestCase {
         // A half-height wall running on from a full one is another wall.
         let counter = room([wall((0, 0), (2, 0)), wall((2.03, 0), (4, 0), height: 1.1)])
         XCTAssertEqual(StructureMerger.merge([counter]).structure.merged.walls.count, 2)
+        // A round room of short walls, each 1.8 degrees from the next: parts join only within 2
+        // degrees and 12 cm of the line of the longest part among them, so no chain of them
+        // becomes one straight wall (200 parts became one 8 m wall, its window 8 m off it).
+        let corners = (0..<200).map { k -> (Double, Double) in
+            let angle = Double(k) * 2 * .pi / 200
+            return (4 * cos(angle), 4 * sin(angle))
+        }
+        let round = room(corners.indices.map { wall(corners[$0], corners[($0 + 1) % corners.count]) })
+        let rounded = StructureMerger.merge([round]).structure.merged.walls
+        XCTAssertGreaterThanOrEqual(rounded.count, 66)
+        XCTAssertTrue(rounded.allSatisfy { $0.dimensions.x < 0.4 }, "at most three parts, 12.6 cm each, make one wall: "
+                      + "\(rounded.count) walls, longest \(rounded.map(\.dimensions.x).max()!)")
     }
 
     /// Rooms scanned apart and put where they belong see a shared wall up to its thickness

@@ -241,10 +241,11 @@ public enum AutoAligner {
                                              sameStory: sameStory, tolerances: tolerances).isEmpty
     }
 
-    /// How far `placement` moves the room, at its middle: metres and degrees.
+    /// How far `placement` moves the room, at its middle (up or down as well): metres and degrees.
     public static func distance(of placement: Placement, for room: CapturedRoom) -> (metres: Double, degrees: Double) {
         let centre = JointAssembly.info(room).centre
-        return (move(centre, placement.motion).distance(to: centre), abs(normalizedAngle(placement.motion.yaw)) * 180 / .pi)
+        let across = move(centre, placement.motion).distance(to: centre), up = placement.motion.translation.y
+        return ((across * across + up * up).squareRoot(), abs(normalizedAngle(placement.motion.yaw)) * 180 / .pi)
     }
 
     /// `placement` set across the walls it shares by where the room's capture lays them, told

@@ -695,6 +695,14 @@ enum JointAssembly {
                       interrupted: stopping())
     }
 
+    /// How far apart the floors of two rooms of one session may be: a phone's noise.
+    static let floorSlack = 0.1
+
+    /// The height of a room's floor: its floor's, else (iOS 16 writes no floors) its walls' lowest bottom.
+    static func floorLevel(_ room: CapturedRoom) -> Double? {
+        room.floorHeight ?? room.walls.map { $0.transform.translation.y - Double($0.dimensions.y) / 2 }.min()
+    }
+
     /// A room's own scene, middle and reach.
     static func info(_ room: CapturedRoom) -> RoomInfo {
         let scene = AutoAligner.Scene([room])
@@ -725,7 +733,7 @@ enum JointAssembly {
         while changed {
             changed = false
             for q in rooms.indices where !kept.contains(q) {
-                var score = 0.0, overlap = 0.0, contradictions = 0, tight = 0
+                var score = 0.0, overlap = 0.0, contradictions = 0, tight = 0, loose = 0
                 var wallDirections: [PlanPoint] = []
                 for k in kept where sameStory[q][k]
                     && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap {
@@ -735,12 +743,15 @@ enum JointAssembly {
                     overlap += placement.overlap
                     contradictions += placement.contradictions
                     if placement.isRescan { contradictions += 1 }
+                    // On another floor than the room it meets (half a metre up, a story up), it is
+                    // not where its session put it, whatever meets in plan.
+                    if let mine = floorLevel(rooms[q]), let theirs = floorLevel(rooms[k]), abs(mine - theirs) > floorSlack { contradictions += 1 }
                     for pair in placement.matchedDoorways {
                         let mine = infos[q].scene.doorways[pair.x].segment, theirs = infos[k].scene.doorways[pair.y].segment
                         let direction = theirs.direction.normalized
                         let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
                         let turn = abs(mine.direction.normalized.cross(direction))
-                        if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 }
+                        if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 } else { loose += 1 }
                     }
                     for (mine, theirs, length) in AutoAligner.matches(.identity, own: infos[q].scene, scene: infos[k].scene,
                                                                         tolerances: tolerances).walls where length >= 0.5 {
@@ -763,7 +774,9 @@ enum JointAssembly {
                 }
                 // Without a doorway to a room in place (a second flat beside the first), walls in two
                 // directions, each within a degree of a placed room's wall, hold it on both axes.
-                let walled = wallDirections.contains { a in wallDirections.contains { b in abs(a.cross(b)) >= 0.5 } }
+                // A doorway that meets one of theirs off by more than that says the room is off too
+                // (a bedroom 30 cm along its wall passed by its walls alone).
+                let walled = loose == 0 && wallDirections.contains { a in wallDirections.contains { b in abs(a.cross(b)) >= 0.5 } }
                 if (tight > 0 || walled) && contradictions == 0 && overlap < 0.5 && score > 0 {
                     kept.insert(q)
                     found.insert(q)

@@ -128,12 +128,35 @@ public enum StructureMerger {
         var grid = PlanGrid<Int>(cellSize: 1.0)
         for (index, item) in items.enumerated() { grid.insert(index, covering: item.surface.planSegment.bounds) }
         var sets = DisjointSets(count: items.count)
+        // A room's parts of one wall, kept apart from the copies other rooms saw, each with its
+        // longest part: parts join only on its line (a round room of 200 short walls, each
+        // 1.8 degrees from the next, chained into one wall from pair to pair).
+        var parts = DisjointSets(count: kind == .wall ? items.count : 0)
+        var longestPart = kind == .wall ? Array(items.indices) : []
+        var partSets: [Int] = []
         let reach = kind == .wall ? options.wallGap : options.doorGap
         for (i, item) in items.enumerated() {
             for j in grid.elements(intersecting: item.surface.planSegment.bounds.expanded(by: reach)) where j > i {
                 guard items[j].room != item.room else {
                     // One room's wall in two parts, the second where the first stops, is one wall.
-                    if kind == .wall && continues(item.surface, items[j].surface, among: rooms[item.room].walls) { sets.union(i, j) }
+                    guard kind == .wall, sets.find(i) != sets.find(j) else { continue }
+                    let room = item.room
+                    func otherEnds(near point: PlanPoint) -> Bool {
+                        grid.elements(within: partGap, of: point).contains { k in
+                            guard k != i, k != j, items[k].room == room else { return false }
+                            let segment = items[k].surface.planSegment
+                            return segment.start.distance(to: point) <= partGap || segment.end.distance(to: point) <= partGap
+                        }
+                    }
+                    let (pi, pj) = (parts.find(i), parts.find(j))
+                    if continues(item.surface, items[j].surface, otherEndsAt: otherEnds),
+                       onOneLine(items[longestPart[pi]].surface, items[longestPart[pj]].surface) {
+                        sets.union(i, j)
+                        parts.union(i, j)
+                        let (a, b) = (longestPart[pi], longestPart[pj])
+                        longestPart[parts.find(i)] = items[b].surface.dimensions.x > items[a].surface.dimensions.x ? b : a
+                        partSets.append(i)
+                    }
                     continue
                 }
                 let same = kind == .wall ? sameWall(item.surface, items[j].surface, options)
@@ -141,15 +164,14 @@ public enum StructureMerger {
                 if same { sets.union(i, j) }
             }
         }
+        if kind == .wall { report.joinedParts = Set(partSets.map { sets.find($0) }).count }
         var result: [Surface] = []
         for group in sets.groups() {
             let members = group.map { items[$0] }
             let survivor: Surface
             if kind == .wall {
                 survivor = joinedWall(members.map(\.surface))
-                let sources = Set(members.map(\.room))
-                if sources.count > 1 { report.joinedWalls += 1 }
-                if members.count > sources.count { report.joinedParts += 1 }
+                if Set(members.map(\.room)).count > 1 { report.joinedWalls += 1 }
             } else {
                 // The first room's copy; where the copies are of unlike widths (one side saw a
                 // double door as one, or a doorway run into what is beside it), the widest, as
@@ -191,7 +213,7 @@ public enum StructureMerger {
     /// Whether two walls of one room are one wall the scan saw in two parts: on one line
     /// (within `partAngle`), the second beginning within `partGap` of where the first ends,
     /// running on from it (not alongside), on the same floor and about as tall, and no other
-    /// wall of the room (`walls`) ending where they meet. A generated capture splits a wall
+    /// wall of the room ending where they meet (`otherEndsAt`). A generated capture splits a wall
     /// so now and then (its two rooms' copies join it only where they overlap, and may miss a
     /// part: 40 of 100 homes merged, each room at its true place, had one to three walls more
     /// than the truth). Where a third wall meets them the room's outline turns there (a step of
@@ -200,7 +222,7 @@ public enum StructureMerger {
     /// corner); once it joined them (a hallway's 1.41 m and 1.0 m parts, where a 0.49 m wall
     /// met them), which this does not. Two rooms' walls that only meet end to end stay apart
     /// (see `sameWall`).
-    static func continues(_ a: Surface, _ b: Surface, among walls: [Surface]) -> Bool {
+    static func continues(_ a: Surface, _ b: Surface, otherEndsAt: (PlanPoint) -> Bool) -> Bool {
         let s = a.planSegment, t = b.planSegment
         guard s.length > 0, t.length > 0 else { return false }
         let cosine = abs(s.direction.dot(t.direction)) / (s.length * t.length)
@@ -213,12 +235,17 @@ public enum StructureMerger {
         let bottomA = a.transform.translation.y - Double(a.dimensions.y) / 2
         let bottomB = b.transform.translation.y - Double(b.dimensions.y) / 2
         guard abs(bottomA - bottomB) <= 0.3, abs(Double(a.dimensions.y) - Double(b.dimensions.y)) <= 0.3 else { return false }
-        let junction = PlanPoint(x: (near.0.x + near.1.x) / 2, z: (near.0.z + near.1.z) / 2)
-        return !walls.contains { wall in
-            guard wall.identifier != a.identifier, wall.identifier != b.identifier else { return false }
-            let segment = wall.planSegment
-            return segment.start.distance(to: junction) <= partGap || segment.end.distance(to: junction) <= partGap
-        }
+        return !otherEndsAt(PlanPoint(x: (near.0.x + near.1.x) / 2, z: (near.0.z + near.1.z) / 2))
+    }
+
+    /// Whether two walls lie on one line: within `partAngle` of one heading, and each one's ends
+    /// within `partGap` of the other's line.
+    static func onOneLine(_ a: Surface, _ b: Surface) -> Bool {
+        let s = a.planSegment, t = b.planSegment
+        guard s.length > 0, t.length > 0 else { return false }
+        guard abs(s.direction.dot(t.direction)) / (s.length * t.length) >= cos(partAngle * .pi / 180) else { return false }
+        return [t.start, t.end].allSatisfy { abs(s.signedDistance(to: $0)) <= partGap }
+            && [s.start, s.end].allSatisfy { abs(t.signedDistance(to: $0)) <= partGap }
     }
 
     /// Two sides of one door, window or opening: parallel, close, about as wide, at the

@@ -184,30 +184,33 @@ extension Shell {
         }
         inform("best: " + describe(best))
         if result.candidates.count > 1 { inform("runner-up: " + describe(result.candidates[1])) }
+        let candidates = result.candidates
         // A room already where its session put it beside the placed rooms stays exactly there, as
-        // `align --all auto` keeps it (aligning such a room nudged it by up to 9 mm, or left it
-        // saying too little agreed with the best place, a look-alike elsewhere).
-        if !invocation.flag("--best"), AutoAligner.isInPlace(capture, beside: placed) {
-            // (Measured once set across its walls, as it would be placed: the best place itself
-            // is doorway plane on doorway plane.)
-            let offset = AutoAligner.distance(of: AutoAligner.settle(best, room: capture, beside: placed).placement, for: capture)
-            lastAutoAlignment = (room, result.candidates, nil)
+        // `align --all auto` keeps it, when the best place found (set across its walls, as it would
+        // be placed) is that place give or take noise: aligning such a room nudged it by up to
+        // 9 mm. A room put by hand on a look-alike doorway, 30 cm off, or half a metre too high
+        // also meets the placed rooms, but the best place is elsewhere, and it goes there.
+        let settled = AutoAligner.settle(best, room: capture, beside: placed).placement
+        let offset = AutoAligner.distance(of: settled, for: capture)
+        if !invocation.flag("--best"), offset.metres < AutoAligner.Tolerances().samePlace,
+           offset.degrees < AutoAligner.Tolerances().sameTurn * 180 / .pi, AutoAligner.isInPlace(capture, beside: placed) {
+            lastAutoAlignment = (room, result.candidates, nil, session.revision)
             session.keepInPlace([room])
             let away = offset.metres < 0.0005 && offset.degrees < 0.005 ? "the best place found is where it is"
-                : "the best place found is \(offset.metres < 1 ? formatted(offset.metres * 1000, digits: 0) + " mm" : formatted(offset.metres, digits: 2) + " m")"
-                    + " and \(formatted(offset.degrees, digits: 2))° away (align \(handleText(room)) auto --best moves it there)"
+                : "the best place found is \(formatted(offset.metres * 1000, digits: 0)) mm and \(formatted(offset.degrees, digits: 2))° away "
+                    + "(align \(handleText(room)) auto --best or next moves it there)"
             inform("\(handleText(room)) already meets the placed rooms where it is (doorways or walls meet, nothing contradicts): left exactly "
                    + "there; " + away)
             return
         }
         if result.isAmbiguous && !invocation.flag("--best") {
-            lastAutoAlignment = (room, result.candidates, nil)
+            lastAutoAlignment = (room, candidates, nil, session.revision)
             inform("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
                    + "align \(handleText(room)) next tries the next)")
             return
         }
         if result.isWeak && !invocation.flag("--best") {
-            lastAutoAlignment = (room, result.candidates, nil)
+            lastAutoAlignment = (room, candidates, nil, session.revision)
             inform("too little agrees: \(handleText(room)) was not moved (a place needs a score of "
                    + "\(formatted(AutoAligner.Tolerances().minimumScore, digits: 1)), about 3 m of wall and a doorway agreeing; "
                    + "align \(handleText(room)) auto --best takes the best, align \(handleText(room)) next tries the next)")
@@ -215,9 +218,8 @@ extension Shell {
         }
         // Across its walls by where its capture lays them, as the rooms it meets tell.
         let (chosen, habit) = AutoAligner.settle(best, room: capture, beside: placed)
-        var candidates = result.candidates
-        candidates[0] = chosen
-        lastAutoAlignment = (room, candidates, 0)
+        var applied = result.candidates
+        applied[0] = chosen
         switch habit {
         case .face?: inform("its shared walls lie on the faces it saw (told by where its walls meet the placed rooms')")
         case .centreLine?: inform("its shared walls lie near their centre lines (told by where its walls meet the placed rooms')")
@@ -227,23 +229,35 @@ extension Shell {
         }
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: chosen.motion) }, at: invocation.positionals[0])
         try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate 1 of \(result.candidates.count))", placing: [room])
+        lastAutoAlignment = (room, applied, 0, session.revision)
     }
 
     func alignNext(_ room: Identity, invocation: Invocation) throws {
         guard let last = lastAutoAlignment, last.room == room else {
             throw CommandFailure("align \(handleText(room)) auto first (next tries its next candidate)", at: invocation.positionals[0])
         }
+        guard last.revision == session.revision else {
+            throw CommandFailure("the session changed since align \(handleText(room)) auto (an undo, or another edit): align \(handleText(room)) auto "
+                                 + "again, then next", at: invocation.positionals[0])
+        }
         let next = (last.applied ?? -1) + 1
         guard next < last.candidates.count else {
             throw CommandFailure("no more candidates for \(handleText(room)) (there were \(last.candidates.count))", at: invocation.positionals[0])
         }
-        // Candidates are motions from where the room was; undo the one applied, then apply the next.
+        // Candidates are motions from where the room was; undo the one applied, then apply the
+        // next, set across its walls as `align ROOM auto` sets the best (beside the placed rooms
+        // as they were then: the room itself is not among them).
         let back = last.applied.map { last.candidates[$0].motion.inverse } ?? .identity
-        let motion = last.candidates[next].motion.composed(after: back)
+        var candidates = last.candidates
+        if let capture = session.workspace.capture(room) {
+            let original = capture.moved(by: back)
+            candidates[next] = AutoAligner.settle(candidates[next], room: original, beside: placedCaptures(except: room)).placement
+        }
+        let motion = candidates[next].motion.composed(after: back)
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) }, at: invocation.positionals[0])
-        inform("candidate \(next + 1): " + describe(last.candidates[next]))
-        lastAutoAlignment = (room, last.candidates, next)
-        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(last.candidates.count))", placing: [room])
+        inform("candidate \(next + 1): " + describe(candidates[next]))
+        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(candidates.count))", placing: [room])
+        lastAutoAlignment = (room, candidates, next, session.revision)
     }
 
     /// Every room not yet placed, the most certain first, as one step.

@@ -46,7 +46,10 @@ public final class Shell {
     var sourceStack: [String] = []
     /// The candidates of the last `align ROOM auto`, for `align ROOM next`, and which of
     /// them the room was moved to (nil when it was left where it was).
-    var lastAutoAlignment: (room: Identity, candidates: [Placement], applied: Int?)?
+    /// What the last `align ROOM auto` found, which candidate is applied, and the session's
+    /// revision then: `align ROOM next` goes on from there only if nothing changed since (after
+    /// an undo it undid a move again that was already undone, and put the room 18 m off).
+    var lastAutoAlignment: (room: Identity, candidates: [Placement], applied: Int?, revision: Int)?
     /// Put before every located error (`wb: PREFIX fix.wb:3:7: error: …`): a batch names
     /// the file whose script failed.
     public var messagePrefix = ""
