@@ -383,11 +383,17 @@ public enum AutoAligner {
         var lyingOn: Set<Int> = []
         for (index, outline) in moved.enumerated() {
             guard let bounds = PlanBounds(containing: outline) else { continue }
-            // The moved outline's pieces, cut once for all the scene's outlines it meets.
+            // The room's own pieces (cut once, with its scene), moved: cutting the moved outline
+            // again for every place tried took a floor of 4,000 corners 3.5 s a room.
             var pieces: [(piece: [PlanPoint], bounds: PlanBounds)]?
             for otherIndex in scene.outlines.indices {
                 guard let otherBounds = scene.outlineBounds[otherIndex], bounds.intersects(otherBounds) else { continue }
-                if pieces == nil { pieces = outline.convexPieces.map { ($0, PlanBounds(containing: $0)!) } }
+                if pieces == nil {
+                    pieces = own.outlinePieces[index].map { piece in
+                        let points = piece.piece.map { move($0, mover) }
+                        return (points, PlanBounds(containing: points)!)
+                    }
+                }
                 // (As `overlapArea(with:)` adds it up: each of ours clipped by each of theirs, in order.)
                 var area = 0.0
                 for mine in pieces! {
