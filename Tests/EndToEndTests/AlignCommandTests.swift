@@ -284,13 +284,7 @@ final class AutoAlignCommandTests: XCTestCase {
     func testRoomsOfOneSessionStayWhereTheyAre() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
-        var paths: [String] = []
-        for capture in home.captures {
-            let room = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
+        let paths = try oneSession(home, in: folder)
         let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -309,13 +303,7 @@ final class AutoAlignCommandTests: XCTestCase {
     func testARoomAlreadyInPlaceAlignedAloneStaysExactlyThere() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
-        var paths: [String] = []
-        for capture in home.captures {
-            let room = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
-            let path = folder.appendingPathComponent(capture.fileName).path
-            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
+        let paths = try oneSession(home, in: folder)
         let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         // Each aligned alone, beside the rooms kept so far: twice round, as a room is in place only
         // beside a room it meets.
