@@ -184,14 +184,15 @@ extension Shell {
         }
         inform("best: " + describe(best))
         if result.candidates.count > 1 { inform("runner-up: " + describe(result.candidates[1])) }
-        let candidates = result.candidates
         // A room already where its session put it beside the placed rooms stays exactly there, as
         // `align --all auto` keeps it, when the best place found (set across its walls, as it would
         // be placed) is that place give or take noise: aligning such a room nudged it by up to
         // 9 mm. A room put by hand on a look-alike doorway, 30 cm off, or half a metre too high
-        // also meets the placed rooms, but the best place is elsewhere, and it goes there.
-        let settled = AutoAligner.settle(best, room: capture, beside: placed).placement
-        let offset = AutoAligner.distance(of: settled, for: capture)
+        // also meets the placed rooms, but the best place is elsewhere, and it goes there. (Set
+        // across its walls by where its capture lays them, as the rooms it meets tell: once, for
+        // this test and for placing it.)
+        let (chosen, habit) = AutoAligner.settle(best, room: capture, beside: placed)
+        let offset = AutoAligner.distance(of: chosen, for: capture)
         if !invocation.flag("--best"), offset.metres < AutoAligner.Tolerances().samePlace,
            offset.degrees < AutoAligner.Tolerances().sameTurn * 180 / .pi, AutoAligner.isInPlace(capture, beside: placed) {
             lastAutoAlignment = (room, result.candidates, nil, session.revision)
@@ -204,20 +205,18 @@ extension Shell {
             return
         }
         if result.isAmbiguous && !invocation.flag("--best") {
-            lastAutoAlignment = (room, candidates, nil, session.revision)
+            lastAutoAlignment = (room, result.candidates, nil, session.revision)
             inform("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
                    + "align \(handleText(room)) next tries the next)")
             return
         }
         if result.isWeak && !invocation.flag("--best") {
-            lastAutoAlignment = (room, candidates, nil, session.revision)
+            lastAutoAlignment = (room, result.candidates, nil, session.revision)
             inform("too little agrees: \(handleText(room)) was not moved (a place needs a score of "
                    + "\(formatted(AutoAligner.Tolerances().minimumScore, digits: 1)), about 3 m of wall and a doorway agreeing; "
                    + "align \(handleText(room)) auto --best takes the best, align \(handleText(room)) next tries the next)")
             return
         }
-        // Across its walls by where its capture lays them, as the rooms it meets tell.
-        let (chosen, habit) = AutoAligner.settle(best, room: capture, beside: placed)
         var applied = result.candidates
         applied[0] = chosen
         switch habit {
