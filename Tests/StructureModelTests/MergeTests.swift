@@ -147,6 +147,10 @@ final class MergeTests: XCTestCase {
         // Two rooms' outside walls end to end on one line stay two walls, as Apple keeps them.
         let west = room([wall((0, 0), (2, 0))]), east = room([wall((2.02, 0), (4, 0))])
         XCTAssertEqual(StructureMerger.merge([west, east]).structure.merged.walls.count, 2)
+        // One wall scanned twice in one room, the copies 5 mm apart along it, is no wall in parts
+        // (their near ends are as close as a split's): `check` names such duplicates.
+        let twice = room([wall((0, 0), (3, 0)), wall((0.005, 0), (3.005, 0))])
+        XCTAssertEqual(StructureMerger.merge([twice]).report.joinedParts, 0)
         // A half-height wall running on from a full one is another wall.
         let counter = room([wall((0, 0), (2, 0)), wall((2.03, 0), (4, 0), height: 1.1)])
         XCTAssertEqual(StructureMerger.merge([counter]).structure.merged.walls.count, 2)

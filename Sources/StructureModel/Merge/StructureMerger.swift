@@ -148,9 +148,9 @@ public enum StructureMerger {
                             return segment.start.distance(to: point) <= partGap || segment.end.distance(to: point) <= partGap
                         }
                     }
+                    guard continues(item.surface, items[j].surface, otherEndsAt: otherEnds) else { continue }
                     let (pi, pj) = (parts.find(i), parts.find(j))
-                    if continues(item.surface, items[j].surface, otherEndsAt: otherEnds),
-                       onOneLine(items[longestPart[pi]].surface, items[longestPart[pj]].surface) {
+                    if onOneLine(items[longestPart[pi]].surface, items[longestPart[pj]].surface) {
                         sets.union(i, j)
                         parts.union(i, j)
                         let (a, b) = (longestPart[pi], longestPart[pj])
@@ -227,11 +227,18 @@ public enum StructureMerger {
         guard s.length > 0, t.length > 0 else { return false }
         let cosine = abs(s.direction.dot(t.direction)) / (s.length * t.length)
         guard cosine >= cos(partAngle * .pi / 180) else { return false }
-        let pairs = [(s.start, t.start), (s.start, t.end), (s.end, t.start), (s.end, t.end)]
-        let near = pairs.min { $0.0.distance(to: $0.1) < $1.0.distance(to: $1.1) }!
-        let gap = near.0.distance(to: near.1)
-        let far = pairs.map { $0.0.distance(to: $0.1) }.max()!
-        guard gap <= partGap, far >= max(s.length, t.length) + gap / 2 else { return false }
+        // The nearest ends and the farthest (no arrays: one room's walls are compared pairwise,
+        // and a room of thousands of walls in one place made that the merge's cost).
+        var near = (s.start, t.start), gap = Double.infinity, far = 0.0
+        func consider(_ p: PlanPoint, _ q: PlanPoint) {
+            let distance = p.distance(to: q)
+            if distance < gap { (near, gap) = ((p, q), distance) }
+            far = max(far, distance)
+        }
+        consider(s.start, t.start); consider(s.start, t.end); consider(s.end, t.start); consider(s.end, t.end)
+        // End to end: as far apart at their far ends as both together, give or take the gap (two
+        // copies of one wall, one a few millimetres along the other, have their near ends as close).
+        guard gap <= partGap, far >= s.length + t.length - partGap else { return false }
         let bottomA = a.transform.translation.y - Double(a.dimensions.y) / 2
         let bottomB = b.transform.translation.y - Double(b.dimensions.y) / 2
         guard abs(bottomA - bottomB) <= 0.3, abs(Double(a.dimensions.y) - Double(b.dimensions.y)) <= 0.3 else { return false }
