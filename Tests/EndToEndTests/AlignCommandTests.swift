@@ -364,4 +364,23 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(undone.status, 1, undone.stderr)
         XCTAssertTrue(undone.stderr.contains("the session changed since align r4 auto (an undo, or another edit)"), undone.stderr)
     }
+
+    /// A rescan merged with its first scan: merge names the two as one room scanned twice (and
+    /// does not call the doorway they and the next room saw "more than two sides"), and `check`
+    /// says their floors lie on one another over most of each, not that one is misplaced.
+    func testARoomScannedTwiceIsNamedByMergeAndCheck() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 10, rooms: 5, coreModelBytes: 1000, noise: 1, rescans: 1))
+        let paths = try oneSession(home, in: folder)
+        let rescan = try XCTUnwrap(home.captures.firstIndex { $0.rescanOf != nil })
+        let first = try XCTUnwrap(home.captures.firstIndex { $0.fileName == home.captures[rescan].rescanOf })
+        let run = try Harness.run(paths + ["-c", "merge --into m", "-c", "check m"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let all = run.stdout + run.stderr
+        XCTAssertTrue(all.contains("r\(first + 1) and r\(rescan + 1) lie on one another over most of their floors: one room scanned twice"), all)
+        XCTAssertFalse(all.contains("more than the two sides"), all)
+        let overlaps = run.stdout.split(separator: "\n").filter { $0.hasPrefix("rooms-overlap") }
+        XCTAssertEqual(overlaps.count, 1, run.stdout)
+        XCTAssertTrue(overlaps.first.map { $0.hasSuffix("(one room scanned twice?)") } == true, run.stdout)
+    }
 }

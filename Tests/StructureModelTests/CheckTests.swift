@@ -160,7 +160,15 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(kinds(outside), [.sectionOutside])
 
         let overlapping = StructureMerger.merge([cleanRoom(), cleanRoom(offset: PlanPoint(x: 1.5, z: 0.5))]).structure
-        XCTAssertEqual(findings([.structure(overlapping)]).filter { $0.kind == .roomsOverlap }.count, 1)
+        let partly = findings([.structure(overlapping)]).filter { $0.kind == .roomsOverlap }
+        XCTAssertEqual(partly.count, 1)
+        XCTAssertTrue(partly.first?.reason.contains("misplaced") == true, partly.first?.reason ?? "")
+        // A rescan laid on its first scan covers most of both floors: said as such.
+        let twice = StructureMerger.merge([cleanRoom(), cleanRoom(offset: PlanPoint(x: 0.03, z: -0.02))]).structure
+        let rescan = findings([.structure(twice)]).filter { $0.kind == .roomsOverlap }
+        XCTAssertEqual(rescan.count, 1)
+        XCTAssertTrue(rescan.first.map { $0.reason.hasSuffix("(one room scanned twice?)") && !$0.reason.contains("misplaced") } == true,
+                      rescan.first?.reason ?? "")
 
         let wrongStory = StructureMerger.merge([cleanRoom(), cleanRoom(offset: PlanPoint(x: 8, z: 0)),
                                                 cleanRoom(floor: 2.8, story: 0, offset: PlanPoint(x: 0, z: 8))]).structure

@@ -72,6 +72,12 @@ final class MergeTests: XCTestCase {
             let result = StructureMerger.merge(building.captures.map { $0.room.moved(by: $0.placement) })
             let merged = result.structure.merged
             parts += result.report.joinedParts
+            // A rescan and its first scan are one room scanned twice; no two other rooms are.
+            let twice = Set(building.captures.enumerated().compactMap { index, capture in
+                capture.rescanOf.map { first in [building.captures.firstIndex { $0.fileName == first }!, index].sorted() }
+            })
+            XCTAssertEqual(Set(result.report.scannedTwice), twice, "rooms scanned twice, seed \(seed)")
+            XCTAssertFalse(result.report.findings.contains { $0.contains("more than the two sides") }, "seed \(seed): \(result.report.findings)")
             XCTAssertEqual(merged.walls.count, Self.expectedWalls(building), "walls, seed \(seed)")
             XCTAssertEqual(merged.doors.count, truth.doors.count, "doors, seed \(seed)")
             XCTAssertEqual(merged.windows.count, truth.windows.count, "windows, seed \(seed)")

@@ -207,8 +207,15 @@ extension Workspace {
             for j in grid.elements(intersecting: bounds) where j > i && capture(rooms[i])?.effectiveStory == capture(rooms[j])?.effectiveStory {
                 let area = outline.reduce(0) { sum, a in outlines[j].reduce(sum) { $0 + a.overlapArea(with: $1) } }
                 if area > t.roomOverlap {
+                    // How much of each floor: most of both is one room scanned twice (a rescan laid
+                    // on its first scan), a strip along a wall is a room set too far across it.
+                    let shares = [outline, outlines[j]].map { pieces in
+                        let own = pieces.reduce(0) { $0 + abs($1.signedArea) }
+                        return own > 0 ? min(100, (100 * area / own).rounded()) : 100
+                    }
+                    let why = shares.min()! >= 80 ? "one room scanned twice?" : "misplaced, or one room scanned twice?"
                     result.append(Finding(kind: .roomsOverlap, elements: [rooms[i], rooms[j]],
-                                          reason: "their floors overlap by \(formatted(area, digits: 2)) m² (misplaced, or one room scanned twice?)"))
+                                          reason: "their floors overlap by \(formatted(area, digits: 2)) m², \(Int(shares[0])) % and \(Int(shares[1])) % of each (\(why))"))
                 }
             }
         }

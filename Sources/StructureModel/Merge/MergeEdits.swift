@@ -45,6 +45,11 @@ extension Workspace {
             }
         }
         let result = StructureMerger.merge(captures, options: options)
+        for group in result.report.scannedTwice {
+            let names = group.map { handles.handle(for: rooms[$0]) ?? "a room" }
+            plan.notes.append("\(names.dropLast().joined(separator: ", ")) and \(names.last!) lie on one another over most of their floors: "
+                              + "one room scanned \(group.count == 2 ? "twice" : "\(group.count) times"); their copies were made one")
+        }
         plan.notes += result.report.findings
         if rooms.count == 1 { plan.notes.append("a structure of one room") }
 

@@ -39,11 +39,16 @@ public struct MergeReport: Sendable, Equatable {
     /// Wall ends moved to meet the wall they nearly met, and the longest such move, metres.
     public var closedCorners = 0
     public var longestCornerMove = 0.0
+    /// Rooms (indices into the merged rooms, in order) that lie on one another over most of
+    /// both floors: one room scanned twice, a rescan laid on its first scan. Their copies
+    /// merge like any other room's; this says why more than two rooms saw one doorway.
+    public var scannedTwice: [[Int]] = []
     /// Things a person should look at.
     public var findings: [String] = []
 
     public static func == (a: MergeReport, b: MergeReport) -> Bool {
         a.joinedWalls == b.joinedWalls && a.joinedParts == b.joinedParts && a.closedCorners == b.closedCorners && a.findings == b.findings
+            && a.scannedTwice == b.scannedTwice
             && a.counts.mapValues { [$0.rooms, $0.structure] } == b.counts.mapValues { [$0.rooms, $0.structure] }
     }
 }
@@ -70,9 +75,11 @@ public enum StructureMerger {
         merged.absentArrays = []
         var provenance = Array(repeating: [ElementKind: [String: String]](), count: rooms.count)
         var report = MergeReport()
+        var places = sameRoomTwice(rooms)
+        report.scannedTwice = places.groups().filter { $0.count > 1 }
 
         // Walls first: doors, windows and openings name their wall as parent.
-        var walls = mergeSurfaces(rooms, .wall, options: options, report: &report, provenance: &provenance)
+        var walls = mergeSurfaces(rooms, .wall, options: options, places: &places, report: &report, provenance: &provenance)
         let closed = CornerCloser.close(&walls, gap: options.cornerGap)
         if closed.ends > 0 {
             report.closedCorners = closed.ends
@@ -81,7 +88,7 @@ public enum StructureMerger {
         merged.walls = walls
         let wallIndex = Dictionary(walls.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for kind in [ElementKind.door, .window, .opening] {
-            var surfaces = mergeSurfaces(rooms, kind, options: options, report: &report, provenance: &provenance)
+            var surfaces = mergeSurfaces(rooms, kind, options: options, places: &places, report: &report, provenance: &provenance)
             for index in surfaces.indices {
                 if let parent = surfaces[index].parentIdentifier, let wall = wallOf(parent, rooms, provenance) {
                     surfaces[index].parentIdentifier = wall
@@ -107,6 +114,29 @@ public enum StructureMerger {
         return MergeResult(structure: CapturedStructure(rooms: rooms, merged: merged), provenance: provenance, report: report)
     }
 
+    /// Rooms of one story whose floors (or walls' outlines) lie on one another over at least
+    /// `twiceShare` of each: one room scanned twice. Neighbours set across a wall overlap by a
+    /// strip; a rescan covers nearly all of its first scan (a generated rescan 85 to 100 %).
+    static func sameRoomTwice(_ rooms: [CapturedRoom]) -> DisjointSets {
+        var sets = DisjointSets(count: rooms.count)
+        let outlines = rooms.map(\.planOutlines)
+        let areas = outlines.map { $0.reduce(0) { $0 + abs($1.signedArea) } }
+        var grid = PlanGrid<Int>(cellSize: 4)
+        let bounds = outlines.map { PlanBounds(containing: $0.joined()) }
+        for (index, box) in bounds.enumerated() { if let box { grid.insert(index, covering: box) } }
+        for (i, box) in bounds.enumerated() {
+            guard let box, areas[i] > 0 else { continue }
+            for j in grid.elements(intersecting: box) where j > i && areas[j] > 0 && rooms[i].effectiveStory == rooms[j].effectiveStory {
+                // Already one place (copies of one room stacked many times cost one test each).
+                guard sets.find(i) != sets.find(j) else { continue }
+                let shared = outlines[i].reduce(0) { sum, a in outlines[j].reduce(sum) { $0 + a.overlapArea(with: $1) } }
+                if shared >= twiceShare * areas[i] && shared >= twiceShare * areas[j] { sets.union(i, j) }
+            }
+        }
+        return sets
+    }
+    static let twiceShare = 0.8
+
     /// The structure-level wall a room's wall became.
     private static func wallOf(_ identifier: String, _ rooms: [CapturedRoom], _ provenance: [[ElementKind: [String: String]]]) -> String? {
         for table in provenance { if let wall = table[.wall]?[identifier] { return wall } }
@@ -119,7 +149,7 @@ public enum StructureMerger {
     }
 
     /// Union of the rooms' surfaces of one kind, copies of one element joined.
-    private static func mergeSurfaces(_ rooms: [CapturedRoom], _ kind: ElementKind, options: MergeOptions,
+    private static func mergeSurfaces(_ rooms: [CapturedRoom], _ kind: ElementKind, options: MergeOptions, places: inout DisjointSets,
                                       report: inout MergeReport, provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
         var items: [Item] = []
         for (index, room) in rooms.enumerated() {
@@ -179,8 +209,11 @@ public enum StructureMerger {
                 let widths = members.map { Double($0.surface.dimensions.x) }
                 survivor = widths.max()! - widths.min()! > options.doorWidth
                     ? members[widths.firstIndex(of: widths.max()!)!].surface : members[0].surface
-                if members.count > 2 {
-                    report.findings.append("\(members.count) \(kind.plural) from \(Set(members.map(\.room)).count) rooms became one "
+                // More than two sides: more than two places (a room scanned twice is one place),
+                // or one room seeing it twice (a double door's two leaves).
+                let seenBy = Set(members.map(\.room))
+                if Set(members.map { places.find($0.room) }).count > 2 || members.count > seenBy.count {
+                    report.findings.append("\(members.count) \(kind.plural) from \(seenBy.count) rooms became one "
                                            + "(\(survivor.identifier.prefix(8))): more than the two sides of one doorway")
                 }
             }
