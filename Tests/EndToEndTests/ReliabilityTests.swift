@@ -188,6 +188,39 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try leftovers(), [])
     }
 
+    /// A names file wb cannot read (one stray comma from a hand edit) or that a newer wb wrote
+    /// (keys this one does not know) was replaced by the next save of an unrelated edit, and
+    /// every name in it was lost: a copy is kept beside the new one, once, and the save says so.
+    func testANamesFileThisWbCannotReadInFullIsKeptBesideTheNewOne() throws {
+        let sidecar = folder.appendingPathComponent("room.wb.json")
+        XCTAssertEqual(try Harness.run(["-q", path, "-c", "name r1 Kitchen; save"]).status, 0)
+        let good = try String(contentsOf: sidecar, encoding: .utf8)
+        let broken = good.replacingOccurrences(of: "\"Kitchen\",", with: "\"Kitchen\",,")
+        XCTAssertNotEqual(broken, good)
+        try broken.write(to: sidecar, atomically: true, encoding: .utf8)
+        let opened = try Harness.run(["-q", path, "-c", "name r1 Hall; save"])
+        XCTAssertEqual(opened.status, 0, opened.stderr)
+        XCTAssertTrue(opened.stderr.contains("its names were not read"), opened.stderr)
+        let aside = folder.appendingPathComponent("room.wb.json.unreadable")
+        XCTAssertTrue(opened.stderr.contains("a copy of it was kept as \(aside.path)"), opened.stderr)
+        XCTAssertEqual(try String(contentsOf: aside, encoding: .utf8), broken, "the names file as it was")
+        XCTAssertEqual(try roomName(path).name, "Hall")
+        // Saved again, the new names file reads: nothing more is kept.
+        XCTAssertEqual(try Harness.run(["-q", path, "-c", "name r1 Den; save"]).stderr, "")
+        // A newer wb's names file: read, said so, and kept under its version.
+        var newer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: sidecar)) as? [String: Any])
+        newer["version"] = 99
+        newer["futureThing"] = ["x": 1]
+        let newerBytes = try JSONSerialization.data(withJSONObject: newer)
+        try newerBytes.write(to: sidecar)
+        let later = try Harness.run(["-q", path, "-c", "name r1 Study; save"])
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertTrue(later.stderr.contains("written by a newer wb (version 99"), later.stderr)
+        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("room.wb.json.v99")), newerBytes)
+        XCTAssertEqual(try roomName(path).name, "Study")
+        XCTAssertEqual(try leftovers(), [])
+    }
+
     // MARK: Item 18: file-size limits and stale temporary files
 
     func testAFileSizeLimitIsReportedAndLeavesNoTemporaryFile() throws {

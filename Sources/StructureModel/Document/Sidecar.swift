@@ -75,6 +75,10 @@ public struct Sidecar: Sendable, Equatable {
     }
     private var earlier: [Sidecar] = []
 
+    /// The newest version this wb writes; a sidecar of a later one comes from a newer wb and
+    /// may hold what this one does not know (a save keeps a copy of it).
+    public static let newestVersion = 4
+
     public init() {}
 
     /// How a sidecar relates to the RoomPlan file beside it.
@@ -394,11 +398,17 @@ public struct Sidecar: Sendable, Equatable {
     /// Reads a sidecar (version 1, 2 or 3); a malformed one is an error for the caller to
     /// report as a warning.
     public static func decode(_ bytes: [UInt8]) throws(RoomPlanDecodeError) -> Sidecar {
+        try decodeVersioned(bytes).sidecar
+    }
+
+    /// `decode`, with the version the file says it is (nil: it says none).
+    public static func decodeVersioned(_ bytes: [UInt8]) throws(RoomPlanDecodeError) -> (sidecar: Sidecar, version: Int?) {
         do {
             return try withJSONReader(bytes) { reader in
-                let sidecar = try read(&reader)
+                var version: Int?
+                let sidecar = try read(&reader, version: &version)
                 try reader.expectEnd()
-                return sidecar
+                return (sidecar, version)
             }
         } catch let error as JSONReadError {
             throw RoomPlanCodec.locate(error, in: bytes)
@@ -409,6 +419,11 @@ public struct Sidecar: Sendable, Equatable {
     }
 
     private static func read(_ reader: inout JSONReader) throws -> Sidecar {
+        var version: Int?
+        return try read(&reader, version: &version)
+    }
+
+    private static func read(_ reader: inout JSONReader, version: inout Int?) throws -> Sidecar {
         var sidecar = Sidecar()
         try reader.readObject { reader, key in
             switch key {
@@ -464,6 +479,8 @@ public struct Sidecar: Sendable, Equatable {
                 }
             case "sections":
                 try reader.readArray { reader, _ in sidecar.looseSections.append(try readSection(&reader)) }
+            case "version":
+                version = try reader.readInt()
             default:
                 try reader.skipValue()
             }

@@ -134,7 +134,14 @@ extension Shell {
             return Written(count: bytes.count, stamp: nil, digest: digest)
         }
         var writes: [FileWrite] = []
+        var keptAside: String?
         if writesSidecar {
+            // A names file this wb cannot read (a hand edit gone wrong) or that a newer wb wrote
+            // (keys this one does not know) is not lost to the new one: a copy is kept beside it.
+            if let (aside, old) = sidecarToKeep(sidecarPath) {
+                writes.append(FileWrite(path: aside, bytes: old))
+                keptAside = aside
+            }
             sidecar.contents = digest
             sidecar.previous = namesOnDisk(for: path, of: file)
             writes.append(FileWrite(path: sidecarPath, bytes: sidecar.encoded(fileName: FileIO.baseName(of: path))))
@@ -156,8 +163,30 @@ extension Shell {
             let which = error.path == path || error.path == file.path || beside ? "" : "\(error.path): "
             throw CommandFailure("cannot save \(path): \(which)\(error.message)", at: word)
         }
+        if let keptAside { warn("\(sidecarPath) was one this wb cannot read in full: a copy of it was kept as \(keptAside)") }
         if let kept { return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true) }
         return Written(count: bytes.count, stamp: stamps.last ?? nil, digest: digest)
+    }
+
+    /// The sidecar at `path` when this wb cannot read all of it (malformed, or a newer
+    /// version's), with the free name its copy is kept under: `NAME.wb.json.unreadable` or
+    /// `NAME.wb.json.vN`, then `-2`, `-3`, … (a copy already kept with the same bytes is
+    /// that name again, so saving twice does not pile them up).
+    func sidecarToKeep(_ path: String) -> (String, [UInt8])? {
+        guard FileIO.isRegularFile(path), let bytes = try? FileIO.read(path) else { return nil }
+        let suffix: String
+        do {
+            guard let version = try Sidecar.decodeVersioned(bytes).version, version > Sidecar.newestVersion else { return nil }
+            suffix = "v\(version)"
+        } catch {
+            suffix = "unreadable"
+        }
+        for number in 1...1000 {
+            let aside = path + "." + suffix + (number == 1 ? "" : "-\(number)")
+            guard FileIO.stamp(of: aside) != nil else { return (aside, bytes) }
+            if let existing = try? FileIO.read(aside), existing == bytes { return nil }
+        }
+        return nil
     }
 
     /// Whether a save of `file` to `path` writes a sidecar beside it.

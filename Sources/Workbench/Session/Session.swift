@@ -88,8 +88,13 @@ public struct Session: Sendable {
         let digest = ContentDigest(bytes)
         if FileIO.stamp(of: sidecarPath) != nil {
             do {
-                let (names, fit) = try Sidecar.decode(try FileIO.read(sidecarPath)).resolved(for: digest)
+                let decoded = try Sidecar.decodeVersioned(try FileIO.read(sidecarPath))
+                let (names, fit) = decoded.sidecar.resolved(for: digest)
                 sidecar = names
+                if let version = decoded.version, version > Sidecar.newestVersion {
+                    warnings.append("\(sidecarPath) was written by a newer wb (version \(version); this one writes \(Sidecar.newestVersion)): "
+                                    + "what this wb knows of it was read; a save keeps a copy of it beside the new one")
+                }
                 switch fit {
                 case .matches, .undated:
                     break
@@ -102,11 +107,11 @@ public struct Session: Sendable {
                 }
             } catch let error as RoomPlanDecodeError {
                 warnings.append("\(sidecarPath):\(error.location.line):\(error.location.column): \(error.message); "
-                                + "its names were not read (the file is left as it is)")
+                                + "its names were not read (a save that writes names keeps a copy of it)")
             } catch let error as FileError {
                 warnings.append("\(sidecarPath): \(error.message); its names were not read")
             } catch {
-                warnings.append("\(sidecarPath): \(error); its names were not read")
+                warnings.append("\(sidecarPath): \(error); its names were not read (a save that writes names keeps a copy of it)")
             }
         }
         var file = workspace.makeFile(path: path, document: document, stamp: stamp,
