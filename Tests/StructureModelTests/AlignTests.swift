@@ -162,6 +162,34 @@ final class StoryTests: XCTestCase {
         }
     }
 
+    /// Floors 0.9 m apart each, up to 2.7 m: chained from room to room they were one story (the
+    /// top room a whole story above the bottom one, and `check` silent). A story's floors lie
+    /// within the tolerance of its lowest; a story whose floors spread over more than half of
+    /// it is said to be looked at.
+    func testFloorsInStepsDoNotChainIntoOneStory() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 7, rooms: 4))
+        var workspace = Workspace()
+        workspace.add(path: "/tmp/s.json", document: .structure(building.structure), stamp: nil, diagnostics: [])
+        let rooms = workspace.files[0].rooms
+        XCTAssertEqual(rooms.count, 4)
+        let base = rooms.map { workspace.capture($0)!.floorHeight! }
+        for (index, room) in rooms.enumerated() {
+            let rise = 0.9 * Double(index) - (base[index] - base[0])
+            _ = workspace.perform(try workspace.planMove(room: room, by: RigidMotion(translation: SIMD3(0, rise, 0))).changes)
+        }
+        let assignment = workspace.storiesByHeight(of: rooms)
+        XCTAssertEqual(assignment.levels.map(\.rooms), [[rooms[0], rooms[1]], [rooms[2], rooms[3]]])
+        XCTAssertEqual(assignment.levels.map { $0.isSpread(tolerance: 1) }, [true, true])
+        XCTAssertEqual(assignment.levels[0].high - assignment.levels[0].low, 0.9, accuracy: 0.01)
+        // The building's own stories are not spread.
+        let plain = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 9, stories: 3))
+        var other = Workspace()
+        other.add(path: "/tmp/p.json", document: .structure(plain.structure), stamp: nil, diagnostics: [])
+        let levels = other.storiesByHeight(of: other.files[0].rooms).levels
+        XCTAssertEqual(levels.count, 3)
+        XCTAssertFalse(levels.contains { $0.isSpread(tolerance: 1) })
+    }
+
     func testSplitLevelAndUnmeasurableRoomsAreReportedNotGuessed() throws {
         let building = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 3))
         var split = building.captures[0].room

@@ -8,6 +8,13 @@ public struct StoryAssignment: Sendable, Equatable {
         /// The median floor height of its rooms, metres.
         public var height: Double
         public var rooms: [Identity]
+        /// Its lowest and highest room floor, metres.
+        public var low: Double
+        public var high: Double
+
+        /// Floors further apart than half the tolerance: a step or a split level a person
+        /// should look at (one story's floors lie within centimetres of each other).
+        public func isSpread(tolerance: Double) -> Bool { high - low > tolerance / 2 }
     }
 
     public var levels: [Level] = []
@@ -24,8 +31,9 @@ public struct StoryAssignment: Sendable, Equatable {
 }
 
 extension Workspace {
-    /// Clusters rooms by floor height: sorted by height, a new story starts where the gap to
-    /// the previous room is more than `tolerance`. Linear after the sort.
+    /// Clusters rooms by floor height: sorted by height, a new story starts where a room's
+    /// floor is more than `tolerance` above the story's lowest (not the previous room's: floors
+    /// 0.9 m apart each chained four rooms up to 2.7 m into one story). Linear after the sort.
     public func storiesByHeight(of rooms: [Identity], tolerance: Double = 1.0) -> StoryAssignment {
         var result = StoryAssignment()
         var heights: [(Identity, Double)] = []
@@ -46,11 +54,11 @@ extension Workspace {
             guard !current.isEmpty else { return }
             let sorted = current.map(\.1)
             result.levels.append(StoryAssignment.Level(story: result.levels.count, height: sorted[sorted.count / 2],
-                                                       rooms: current.map(\.0)))
+                                                       rooms: current.map(\.0), low: sorted.first!, high: sorted.last!))
             current = []
         }
         for entry in heights {
-            if let last = current.last, entry.1 - last.1 > tolerance { close() }
+            if let lowest = current.first, entry.1 - lowest.1 > tolerance { close() }
             current.append(entry)
         }
         close()

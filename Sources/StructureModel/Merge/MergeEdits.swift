@@ -39,6 +39,10 @@ extension Workspace {
             for entry in assignment.splitLevel {
                 plan.notes.append("\(handles.handle(for: entry.room) ?? "a room") is split-level: put by its middle floor; check it")
             }
+            for level in assignment.levels where level.isSpread(tolerance: tolerance) {
+                plan.notes.append("story \(level.story)'s floors lie from \(formatted(level.low, digits: 2)) to "
+                                  + "\(formatted(level.high, digits: 2)) m: a step or a split level? check its rooms")
+            }
             if assignment.levels.count > 1 {
                 plan.notes.append("\(assignment.levels.count) stories by floor height: "
                                   + assignment.levels.map { "\($0.story) at \(formatted($0.height, digits: 2)) m" }.joined(separator: ", "))

@@ -279,6 +279,10 @@ extension Shell {
             inform("story \(level.story): floor at \(formatted(level.height, digits: 2)) m: "
                    + level.rooms.map { handleText($0) }.joined(separator: ", "))
         }
+        for level in assignment.levels where level.isSpread(tolerance: tolerance) {
+            warn("story \(level.story)'s floors lie from \(formatted(level.low, digits: 2)) to \(formatted(level.high, digits: 2)) m: "
+                 + "a step or a split level? check its rooms (--tolerance D sets how far apart one story's floors may be)")
+        }
         for room in assignment.unknown {
             warn("\(handleText(room)) has no floor or walls to measure its height by: its story was left as it is")
         }
