@@ -140,6 +140,42 @@ final class MergeCommandTests: XCTestCase {
     /// `export structure` of a room: a structure of that one room, its arrays the room's own
     /// elements (identifiers kept), the open file left as it is; with several rooms open and
     /// no structure, a room must be named.
+    /// `export structure PATH` wrote no names file: reopened alone, the export had lost every
+    /// room's name (and a merge's provenance). The names go beside it as `save` puts them; an
+    /// earlier export's names file there is replaced, not left to name the new rooms.
+    func testAnExportedStructureKeepsItsNamesBesideIt() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4))
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        let exported = folder.appendingPathComponent("home.json").path
+        let sidecar = folder.appendingPathComponent("home.wb.json").path
+        func names(_ path: String) throws -> [String] {
+            let listed = try Harness.run(["-q", "--json", path, "-c", "ls rooms"])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            return try Harness.jsonArray(listed.stdout).compactMap { $0["name"] as? String }
+        }
+        let first = try Harness.run(["-q"] + paths + ["-c", (placing + ["name r2 Kitchen", "merge --into home",
+                                                                        "export structure \(exported)"]).joined(separator: "; ")])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sidecar))
+        XCTAssertEqual(try names(exported), ["Kitchen"])
+        // Exported again from a merge without names: no name is left over from the first.
+        let again = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into home", "export structure \(exported)"]).joined(separator: "; ")])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try names(exported), [])
+        // One room of several, wrapped as a structure of one room, with its own name only.
+        let one = folder.appendingPathComponent("one.json").path
+        let wrapped = try Harness.run(["-q"] + paths + ["-c", "name r2 Kitchen; name r3 Den; export structure \(one) r3"])
+        XCTAssertEqual(wrapped.status, 0, wrapped.stderr)
+        XCTAssertEqual(try names(one), ["Den"])
+        // To standard output: the structure alone, no names file anywhere.
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let printed = try Harness.run(["-q"] + paths + ["-c", "name r3 Den; export structure - r3"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.hasPrefix("{"), String(printed.stdout.prefix(80)))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), before)
+    }
+
     func testARoomExportsAsAStructureOfOneRoom() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 3))

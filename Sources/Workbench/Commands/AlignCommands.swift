@@ -374,10 +374,14 @@ extension Shell {
         let structures = session.files.filter(\.isStructure)
         var document: RoomPlanDocument
         var what: String
+        // Where its names come from: the file, and (for a room of a structure) which room.
+        var source: WorkspaceFile?
+        var onlyRoom: Identity?
         if let name {
             if let file = session.file(named: name.text) ?? session.files.first(where: { $0.path == name.text }) {
                 document = file.document
                 what = file.name
+                source = file
             } else {
                 let room = try resolve(name, allowed: [.room], what: "what to export")
                 guard let file = session.workspace.file(id: room.file), let capture = file.capture(room.scope) else {
@@ -385,13 +389,17 @@ extension Shell {
                 }
                 document = .room(capture)
                 what = session.workspace.handles.handle(for: room) ?? name.text
+                source = file
+                onlyRoom = room
             }
         } else if let latest = structures.last(where: { $0.stamp == nil }) ?? (structures.count == 1 ? structures.first : nil) {
             document = latest.document
             what = latest.name
+            source = latest
         } else if structures.isEmpty, session.files.count == 1 {
             document = session.files[0].document
             what = session.files[0].name
+            source = session.files[0]
         } else {
             throw CommandFailure(structures.isEmpty
                                  ? (session.files.isEmpty ? "nothing is open to export"
@@ -411,12 +419,66 @@ extension Shell {
                                  + "(\(error)); nothing was written", at: path)
         }
         let how = wrapped ? " as a structure of one room" : ""
+        let toOutput = path.text == "-" || path.text == "/dev/stdout"
+        // The names (and a merge's provenance) go beside the export as `save` puts them beside
+        // a file: reopened alone, the export has its rooms' names. A names file already there
+        // (an earlier export's) is replaced, never left to name the new file's rooms.
+        let sidecarPath = Sidecar.path(for: path.text)
+        var names = toOutput ? nil : source.map { exportedNames($0, room: onlyRoom, to: path.text) }
+        if let current = names, current.rooms.isEmpty, current.models.isEmpty, !current.hasLinks, !FileIO.isRegularFile(sidecarPath) {
+            names = nil
+        }
         if options.dryRun {
             inform("would write \(what)\(how) to \(path.text) (\(bytes.count) bytes; --dry-run)")
+            if names != nil { inform("would write \(sidecarPath) (its names; --dry-run)") }
             return
         }
-        if try export(bytes, to: path) { return }
-        inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes)")
+        guard var names else {
+            if try export(bytes, to: path) { return }
+            inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes)")
+            return
+        }
+        try checkNotOpen(path, by: "an export")
+        try checkNotOpen(Argument(text: sidecarPath, location: path.location), by: "an export's names")
+        var writes: [FileWrite] = []
+        var keptAside: String?
+        if let (aside, old) = sidecarToKeep(sidecarPath) {
+            writes.append(FileWrite(path: aside, bytes: old))
+            keptAside = aside
+        }
+        let digest = ContentDigest(bytes)
+        names.contents = digest
+        names.previous = namesOnDisk(for: path.text, known: nil)
+        writes.append(FileWrite(path: sidecarPath, bytes: names.encoded(fileName: FileIO.baseName(of: path.text))))
+        writes.append(FileWrite(path: path.text, bytes: bytes))
+        do {
+            _ = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush)
+            filesWritten += writes.count
+        } catch {
+            throw CommandFailure("cannot write \(path.text): \(error.path == path.text ? "" : "\(error.path): ")\(error.message)", at: path)
+        }
+        if let keptAside { warn("\(sidecarPath) was one this wb cannot read in full: a copy of it was kept as \(keptAside)") }
+        inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes), with \(sidecarPath) beside it")
+    }
+
+    /// The sidecar that goes with an export of `file` (or of one `room` of it, wrapped as a
+    /// structure of one room) to `path`.
+    private func exportedNames(_ file: WorkspaceFile, room: Identity?, to path: String) -> Sidecar {
+        var names = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        guard let room, let capture = file.capture(room.scope) else { return names }
+        // One room: its entry (matched by its walls) as the structure's only room, and the
+        // models of its objects; the file's provenance is not this structure's.
+        let walls = capture.walls.map(\.identifier)
+        names.rooms = names.rooms.filter { $0.walls == walls }.map { entry in
+            var entry = entry
+            entry.index = 0
+            return entry
+        }
+        let objects = Set(capture.objects.map(\.identifier))
+        names.models = names.models.filter { objects.contains($0.object) }
+        names.links = []
+        names.hasLinks = false
+        return names
     }
 
     func align(_ invocation: Invocation) throws {

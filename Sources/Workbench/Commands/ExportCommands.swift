@@ -36,7 +36,8 @@ extension Shell {
                     export space SPACE FILE writes a space as a single HBSpace JSON file, its world map inline (base64).
                     export structure PATH [NAME] writes an open document as RoomPlan CapturedStructure JSON (by default
                     the latest merge result, else the only open structure, else the only open room, wrapped as a
-                    structure of one room); the open file stays where it is.
+                    structure of one room); the open file stays where it is. Its rooms' names (and a merge's
+                    provenance) go beside it in PATH's names file, NAME.wb.json, as save puts them.
                     export usdz|usda|svg|ifc PATH [ROOM|NAME] [--story N] writes a 3D model, a floor plan or a BIM model
                     of the latest merge result, else the only open structure, else every open room together (where
                     align put them); ROOM exports one room, NAME one open file.

@@ -143,7 +143,7 @@ extension Shell {
                 keptAside = aside
             }
             sidecar.contents = digest
-            sidecar.previous = namesOnDisk(for: path, of: file)
+            sidecar.previous = namesOnDisk(for: path, known: path == file.path ? file.contentDigest : nil)
             writes.append(FileWrite(path: sidecarPath, bytes: sidecar.encoded(fileName: FileIO.baseName(of: path))))
         }
         if let kept, writes.isEmpty {
@@ -198,8 +198,7 @@ extension Shell {
 
     /// The names that go with the RoomPlan file at `path` as it is on disk now, with its
     /// digest: what a crash between a save's two renames must leave readable.
-    private func namesOnDisk(for path: String, of file: WorkspaceFile) -> Sidecar? {
-        let known = path == file.path ? file.contentDigest : nil
+    func namesOnDisk(for path: String, known: ContentDigest?) -> Sidecar? {
         guard let digest = known ?? (FileIO.isRegularFile(path) ? (try? FileIO.read(path)).map(ContentDigest.init) : nil) else {
             return nil
         }
