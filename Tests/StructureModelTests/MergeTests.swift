@@ -215,6 +215,39 @@ final class MergeTests: XCTestCase {
         XCTAssertGreaterThan(moved, 0, "scans put side by side leave ends to close")
     }
 
+    /// One scan's file copied for another room (the same identifiers, 10 m apart): the merged
+    /// structure repeated every identifier, and each door named the first copy's wall as its
+    /// parent (5 m off). Now the second copies get identifiers of their own, derived from
+    /// theirs; the merge says which rooms share how many; each door hangs on its own room's
+    /// wall. Laid on itself, the copy is one room scanned twice and nothing is renamed.
+    func testRoomsSharingIdentifiersMergeToUniqueOnes() throws {
+        let room = BuildingGenerator.generate(BuildingSpec(seed: 7, rooms: 2, noise: 0)).captures[0].room
+        let copy = room.moved(by: RigidMotion(translation: SIMD3(10, 0, 0)))
+        let apart = StructureMerger.merge([room, copy])
+        let merged = apart.structure.merged
+        let elements = room.walls.count + room.doors.count + room.windows.count + room.openings.count + room.objects.count
+        XCTAssertGreaterThan(room.doors.count + room.openings.count, 0)
+        XCTAssertEqual(apart.report.renamed, elements)
+        XCTAssertEqual(apart.report.sharedIdentifiers.map(\.rooms), [[0, 1]])
+        XCTAssertEqual(apart.report.sharedIdentifiers.first?.count, elements)
+        let all = merged.walls.map(\.identifier) + merged.doors.map(\.identifier) + merged.windows.map(\.identifier)
+            + merged.openings.map(\.identifier) + merged.objects.map(\.identifier)
+        XCTAssertEqual(Set(all).count, all.count, "identifiers are unique")
+        XCTAssertEqual(all.count, 2 * elements)
+        XCTAssertTrue(Set(room.walls.map(\.identifier)).isSubset(of: Set(merged.walls.map(\.identifier))), "the first copy keeps its own")
+        let walls = Dictionary(uniqueKeysWithValues: merged.walls.map { ($0.identifier, $0) })
+        for door in merged.doors + merged.windows + merged.openings {
+            let wall = try XCTUnwrap(door.parentIdentifier.flatMap { walls[$0] }, "\(door.identifier) has its wall")
+            XCTAssertLessThan(abs(wall.planSegment.signedDistance(to: door.planSegment.midpoint)), 0.01, "in its own room's wall")
+        }
+        // Provenance tells the copies apart.
+        XCTAssertNotEqual(apart.provenance[0][.wall]?[room.walls[0].identifier], apart.provenance[1][.wall]?[room.walls[0].identifier])
+        let onItself = StructureMerger.merge([room, room])
+        XCTAssertEqual(onItself.report.renamed, 0)
+        XCTAssertEqual(onItself.report.scannedTwice, [[0, 1]])
+        XCTAssertEqual(onItself.structure.merged.walls.count, room.walls.count)
+    }
+
     /// A room left where its own session put it lies over the others: the merge says so,
     /// while the building as it stands, and a room merged with a rescan of itself, say nothing.
     func testFloorsOverOneAnotherAreReported() throws {

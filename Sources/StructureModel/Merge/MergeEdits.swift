@@ -54,6 +54,15 @@ extension Workspace {
             plan.notes.append("\(names.dropLast().joined(separator: ", ")) and \(names.last!) lie on one another over most of their floors: "
                               + "one room scanned \(group.count == 2 ? "twice" : "\(group.count) times"); their copies were made one")
         }
+        if result.report.renamed > 0 {
+            let pairs = result.report.sharedIdentifiers.map { pair in
+                "\(handles.handle(for: rooms[pair.rooms[0]]) ?? "a room") and \(handles.handle(for: rooms[pair.rooms[1]]) ?? "a room") "
+                    + "share \(pair.count) element identifier\(pair.count == 1 ? "" : "s")"
+            }
+            plan.notes.append(pairs.joined(separator: ", ") + " (one scan's file copied for another room?): "
+                              + "\(result.report.renamed) structure-level element\(result.report.renamed == 1 ? " was" : "s were") "
+                              + "given an identifier of \(result.report.renamed == 1 ? "its" : "their") own")
+        }
         plan.notes += result.report.findings
         if rooms.count == 1 { plan.notes.append("a structure of one room") }
 

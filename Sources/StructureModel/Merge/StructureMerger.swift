@@ -43,12 +43,19 @@ public struct MergeReport: Sendable, Equatable {
     /// both floors: one room scanned twice, a rescan laid on its first scan. Their copies
     /// merge like any other room's; this says why more than two rooms saw one doorway.
     public var scannedTwice: [[Int]] = []
+    /// Pairs of rooms (indices, the earlier first) that hold elements of one identifier, with
+    /// how many: one scan's file copied for another room. Structure-level elements keep
+    /// identifiers unique: a second survivor of one identifier gets one derived from it.
+    public var sharedIdentifiers: [(rooms: [Int], count: Int)] = []
+    /// Structure-level elements given an identifier of their own for that reason.
+    public var renamed = 0
     /// Things a person should look at.
     public var findings: [String] = []
 
     public static func == (a: MergeReport, b: MergeReport) -> Bool {
         a.joinedWalls == b.joinedWalls && a.joinedParts == b.joinedParts && a.closedCorners == b.closedCorners && a.findings == b.findings
-            && a.scannedTwice == b.scannedTwice
+            && a.scannedTwice == b.scannedTwice && a.renamed == b.renamed
+            && a.sharedIdentifiers.map { $0.rooms + [$0.count] } == b.sharedIdentifiers.map { $0.rooms + [$0.count] }
             && a.counts.mapValues { [$0.rooms, $0.structure] } == b.counts.mapValues { [$0.rooms, $0.structure] }
     }
 }
@@ -77,9 +84,11 @@ public enum StructureMerger {
         var report = MergeReport()
         var places = sameRoomTwice(rooms)
         report.scannedTwice = places.groups().filter { $0.count > 1 }
+        report.sharedIdentifiers = sharedIdentifiers(rooms)
+        var used = Set<String>()
 
         // Walls first: doors, windows and openings name their wall as parent.
-        var walls = mergeSurfaces(rooms, .wall, options: options, places: &places, report: &report, provenance: &provenance)
+        var (walls, _) = mergeSurfaces(rooms, .wall, options: options, places: &places, used: &used, report: &report, provenance: &provenance)
         let closed = CornerCloser.close(&walls, gap: options.cornerGap)
         if closed.ends > 0 {
             report.closedCorners = closed.ends
@@ -88,9 +97,10 @@ public enum StructureMerger {
         merged.walls = walls
         let wallIndex = Dictionary(walls.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for kind in [ElementKind.door, .window, .opening] {
-            var surfaces = mergeSurfaces(rooms, kind, options: options, places: &places, report: &report, provenance: &provenance)
+            var (surfaces, owners) = mergeSurfaces(rooms, kind, options: options, places: &places, used: &used, report: &report, provenance: &provenance)
             for index in surfaces.indices {
-                if let parent = surfaces[index].parentIdentifier, let wall = wallOf(parent, rooms, provenance) {
+                // Its wall as its own room knew it (two rooms may hold one identifier).
+                if let parent = surfaces[index].parentIdentifier, let wall = provenance[owners[index]][.wall]?[parent] ?? wallOf(parent, rooms, provenance) {
                     surfaces[index].parentIdentifier = wall
                     // The survivor was one room's copy, up to a wall's thickness from the merged
                     // wall's plane: it moves across onto that plane, so it sits in its wall.
@@ -107,7 +117,7 @@ public enum StructureMerger {
             }
             merged.withSurfaces(kind.surfaceArray!) { $0 = surfaces }
         }
-        merged.objects = mergeObjects(rooms, options: options, report: &report, provenance: &provenance)
+        merged.objects = mergeObjects(rooms, options: options, used: &used, report: &report, provenance: &provenance)
         merged.sections = rooms.flatMap(\.sections)
         report.counts[.section] = (merged.sections.count, merged.sections.count)
         merged.floors = FloorMerger.floors(rooms, options: options, report: &report, provenance: &provenance)
@@ -150,7 +160,8 @@ public enum StructureMerger {
 
     /// Union of the rooms' surfaces of one kind, copies of one element joined.
     private static func mergeSurfaces(_ rooms: [CapturedRoom], _ kind: ElementKind, options: MergeOptions, places: inout DisjointSets,
-                                      report: inout MergeReport, provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
+                                      used: inout Set<String>, report: inout MergeReport,
+                                      provenance: inout [[ElementKind: [String: String]]]) -> (surfaces: [Surface], owners: [Int]) {
         var items: [Item] = []
         for (index, room) in rooms.enumerated() {
             for surface in room.surfaces(kind.surfaceArray!) { items.append(Item(room: index, surface: surface)) }
@@ -196,9 +207,10 @@ public enum StructureMerger {
         }
         if kind == .wall { report.joinedParts = Set(partSets.map { sets.find($0) }).count }
         var result: [Surface] = []
+        var owners: [Int] = []
         for group in sets.groups() {
             let members = group.map { items[$0] }
-            let survivor: Surface
+            var survivor: Surface
             if kind == .wall {
                 survivor = joinedWall(members.map(\.surface))
                 if Set(members.map(\.room)).count > 1 { report.joinedWalls += 1 }
@@ -217,11 +229,56 @@ public enum StructureMerger {
                                            + "(\(survivor.identifier.prefix(8))): more than the two sides of one doorway")
                 }
             }
+            owners.append(members.first { $0.surface.identifier == survivor.identifier }?.room ?? members[0].room)
+            survivor.identifier = unique(survivor.identifier, &used, &report)
             for member in members { provenance[member.room][kind, default: [:]][member.surface.identifier] = survivor.identifier }
             result.append(survivor)
         }
         report.counts[kind] = (items.count, result.count)
-        return result
+        return (result, owners)
+    }
+
+    /// `identifier`, or one derived from it when a structure-level element already has it.
+    private static func unique(_ identifier: String, _ used: inout Set<String>, _ report: inout MergeReport) -> String {
+        if used.insert(identifier).inserted { return identifier }
+        report.renamed += 1
+        var step = 1
+        while true {
+            let candidate = offsetIdentifier(identifier, step)
+            if used.insert(candidate).inserted { return candidate }
+            step += 1
+        }
+    }
+
+    /// `identifier` with `step` added to its last eight hex digits (wrapping): deterministic,
+    /// still a UUID's shape, and 4 billion apart before it repeats.
+    static func offsetIdentifier(_ identifier: String, _ step: Int) -> String {
+        var characters = Array(identifier.uppercased())
+        let digits = Array("0123456789ABCDEF")
+        var carry = step
+        for index in characters.indices.reversed() where carry > 0 {
+            guard let value = digits.firstIndex(of: characters[index]) else { continue }
+            let sum = value + carry
+            characters[index] = digits[sum % 16]
+            carry = sum / 16
+        }
+        return String(characters)
+    }
+
+    /// Rooms holding elements of one identifier: for each room, the earlier room it shares
+    /// the most with, and how many (walls, doors, windows, openings, objects).
+    static func sharedIdentifiers(_ rooms: [CapturedRoom]) -> [(rooms: [Int], count: Int)] {
+        var owner: [String: Int] = [:]
+        var shared: [[Int]: Int] = [:]
+        for (index, room) in rooms.enumerated() {
+            var own = Set<String>()
+            let identifiers = room.walls.map(\.identifier) + room.doors.map(\.identifier) + room.windows.map(\.identifier)
+                + room.openings.map(\.identifier) + room.objects.map(\.identifier)
+            for identifier in identifiers where own.insert(identifier).inserted {
+                if let earlier = owner[identifier], earlier != index { shared[[earlier, index], default: 0] += 1 } else { owner[identifier] = index }
+            }
+        }
+        return shared.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, shared[$0]!) }
     }
 
     /// One wall seen from two rooms: nearly parallel (either way round), at most a wall's
@@ -338,7 +395,7 @@ public enum StructureMerger {
     }
 
     /// Objects: every room's, an object seen twice (in a rescan) once.
-    private static func mergeObjects(_ rooms: [CapturedRoom], options: MergeOptions, report: inout MergeReport,
+    private static func mergeObjects(_ rooms: [CapturedRoom], options: MergeOptions, used: inout Set<String>, report: inout MergeReport,
                                      provenance: inout [[ElementKind: [String: String]]]) -> [Object] {
         var items: [(room: Int, object: Object)] = []
         for (index, room) in rooms.enumerated() { for object in room.objects { items.append((index, object)) } }
@@ -356,7 +413,8 @@ public enum StructureMerger {
         var result: [Object] = []
         for group in sets.groups() {
             let members = group.map { items[$0] }
-            let survivor = members.max { ($0.object.confidence?.rank ?? 0) < ($1.object.confidence?.rank ?? 0) }!.object
+            var survivor = members.max { ($0.object.confidence?.rank ?? 0) < ($1.object.confidence?.rank ?? 0) }!.object
+            survivor.identifier = unique(survivor.identifier, &used, &report)
             for member in members { provenance[member.room][.object, default: [:]][member.object.identifier] = survivor.identifier }
             result.append(survivor)
         }
