@@ -383,4 +383,24 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(overlaps.count, 1, run.stdout)
         XCTAssertTrue(overlaps.first.map { $0.hasSuffix("(one room scanned twice?)") } == true, run.stdout)
     }
+
+    /// A structure opened with room files of a second visit: the structure's rooms stay, and
+    /// every room file is put beside them. The first room file was kept in its own scan's
+    /// frame (an anchor as if no structure were open), 4.5 m off its place, and not a word.
+    func testWithAStructureOpenEveryRoomFileIsPlaced() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 7, rooms: 4, coreModelBytes: 1000, noise: 1))
+        let structure = folder.appendingPathComponent("structure.json").path
+        try Data(RoomPlanCodec.encode(.structure(home.structure))).write(to: URL(fileURLWithPath: structure))
+        let paths = try Harness.captures(of: home, in: folder).paths
+        let run = try Harness.run(["-q", structure] + paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for (path, capture) in zip(paths, home.captures) {
+            guard case .room(let room) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) else {
+                return XCTFail(path)
+            }
+            let truth = capture.room.walls[0].moved(by: capture.placement).transform.translation
+            XCTAssertLessThan(room.walls[0].transform.translation.distance(to: truth), 0.45, "\(capture.fileName) on its place")
+        }
+    }
 }

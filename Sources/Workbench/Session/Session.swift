@@ -179,15 +179,19 @@ public struct Session: Sendable {
         for room in rooms where !keptInPlace.contains(room) { keptInPlace.append(room) }
     }
 
-    /// The rooms that stay where they are for automatic alignment: a structure's rooms, the
-    /// first room file opened, rooms found already in place, and rooms aligned by steps that
+    /// The rooms that stay where they are for automatic alignment: the open structures' rooms
+    /// (else the first file's), rooms found already in place, and rooms aligned by steps that
     /// are done (not undone).
     public var placedRooms: [Identity] {
         var result: [Identity] = []
         var seen = Set<Identity>()
         func add(_ room: Identity) { if workspace.exists(room), seen.insert(room).inserted { result.append(room) } }
-        for file in workspace.files where file.isStructure { file.rooms.forEach(add) }
-        if let first = workspace.files.first(where: { !$0.isStructure }) { first.rooms.forEach(add) }
+        // The rooms of open structures stay where they are; only when none is open does the
+        // first file (a structure open with room files of a second visit kept the first of
+        // those in its own scan's frame, 4.5 m off, unsaid).
+        let structures = workspace.files.filter(\.isStructure)
+        for file in structures { file.rooms.forEach(add) }
+        if structures.isEmpty, let first = workspace.files.first { first.rooms.forEach(add) }
         keptInPlace.forEach(add)
         for entry in undoStack { entry.placed.forEach(add) }
         return result
