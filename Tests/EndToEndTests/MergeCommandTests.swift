@@ -59,6 +59,15 @@ final class MergeCommandTests: XCTestCase {
         let undone = try Harness.run(["-q", path, "-c", "move r1 2 0; merge; undo; undo; save \(out)"])
         XCTAssertEqual(undone.status, 0, undone.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), original)
+        // A story set by hand that the floor heights overrule is said, and `--stories keep` keeps it.
+        let restoried = try Harness.run([path, "-c", "story r1 -1; merge", "-c", "ls rooms where room = r1"])
+        XCTAssertEqual(restoried.status, 0, restoried.stderr)
+        XCTAssertTrue(restoried.stderr.contains("stories by floor height: r1 from -1 to 0 (merge --stories keep keeps the rooms' own)"),
+                      restoried.stderr)
+        let kept = try Harness.run(["-q", "--json", path, "-c", "story r1 -1; merge --stories keep; ls rooms where room = r1"])
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        XCTAssertEqual(try Harness.jsonArray(kept.stdout).first?["story"] as? Int, -1)
+        XCTAssertFalse(kept.stderr.contains("stories by floor height"), kept.stderr)
     }
 
     func testAMergeResultNeverReplacesAFileAndBadMergesAreRefused() throws {

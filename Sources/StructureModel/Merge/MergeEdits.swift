@@ -27,11 +27,20 @@ extension Workspace {
         var captures = rooms.map { capture($0)! }
         if case .byHeight(let tolerance) = stories {
             let assignment = storiesByHeight(of: rooms, tolerance: tolerance)
+            let position = Dictionary(rooms.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            var changed: [(room: Identity, from: Int, to: Int)] = []
             for level in assignment.levels {
                 for room in level.rooms {
-                    let index = rooms.firstIndex(of: room)!
+                    let index = position[room]!
+                    if let own = captures[index].effectiveStory, own != level.story { changed.append((room, own, level.story)) }
                     captures[index] = captures[index].onStory(level.story)
                 }
+            }
+            // A story a person set (`story r1 -1`) is not undone unsaid.
+            if !changed.isEmpty {
+                let listed = changed.prefix(8).map { "\(handles.handle(for: $0.room) ?? "a room") from \($0.from) to \($0.to)" }
+                plan.notes.append("stories by floor height: " + listed.joined(separator: ", ") + (changed.count > 8 ? ", …" : "")
+                                  + " (merge --stories keep keeps the rooms' own)")
             }
             for room in assignment.unknown {
                 plan.notes.append("\(handles.handle(for: room) ?? "a room") has no floor or walls to measure: its story was kept")
