@@ -106,6 +106,23 @@ final class CheckTests: XCTestCase {
         copy.transform.translation.x += 0.03
         duplicate.walls.append(copy)
         XCTAssertEqual(kinds(duplicate), [.duplicateWalls])
+        // Copies of one wall are one finding however many (they were every pair: 4.5 million
+        // lines for 3,000 copies); another wall's copy is a finding of its own.
+        var copies = duplicate
+        for step in 1...40 {
+            var more = copies.walls[2]
+            more.identifier = id()
+            more.transform.translation.x += Double(step) * 0.001
+            copies.walls.append(more)
+        }
+        var other = copies.walls[0]
+        other.identifier = id()
+        copies.walls.append(other)
+        let groups = findings([.room(copies)])
+        XCTAssertEqual(groups.map(\.kind), [.duplicateWalls, .duplicateWalls])
+        XCTAssertEqual(groups.map(\.elements.count).sorted(), [2, 42])
+        XCTAssertTrue(groups.contains { $0.reason.hasSuffix("one wall scanned 42 times?") }, "\(groups.map(\.reason))")
+        XCTAssertTrue(groups.contains { $0.reason.hasSuffix("one wall scanned twice?") }, "\(groups.map(\.reason))")
 
         var gap = cleanRoom()
         let segment = gap.walls[1].planSegment

@@ -560,7 +560,13 @@ extension Shell {
                     shell.inform("no problems found")
                     return
                 }
-                let rows = findings.map { [$0.kind.rawValue, $0.elements.map { handles.handle(for: $0) ?? "?" }.joined(separator: " "), $0.reason] }
+                // A finding of many elements (copies of one wall) names the first few in the table;
+                // --json lists them all.
+                let rows = findings.map { finding in
+                    let named = finding.elements.prefix(finding.elements.count > 6 ? 4 : 6).map { handles.handle(for: $0) ?? "?" }
+                    let more = finding.elements.count - named.count
+                    return [finding.kind.rawValue, (named + (more > 0 ? ["+\(more)"] : [])).joined(separator: " "), finding.reason]
+                }
                 shell.output.writeStyled(shell.tableText(Table(["problem", "where", "why"], rows, flexible: [1, 2]),
                                                          wide: invocation.flag("--wide")))
             },
