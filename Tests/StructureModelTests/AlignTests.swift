@@ -145,6 +145,38 @@ final class AlignTests: XCTestCase {
 }
 
 /// Stories from floor heights.
+final class OutlineThinningTests: XCTestCase {
+    /// A floor of thousands of corners (a round room drawn finely) is thinned to within 2 cm
+    /// for the overlap test: each place tried clipped it against the other side's, 110 s for
+    /// 4,000 corners beside a merge result holding the same floor. Floors of a scan's tens of
+    /// corners are left exactly as they are.
+    func testAnOutlineOfThousandsOfCornersIsThinnedAndAScansIsNot() {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 7, rooms: 2, noise: 0))
+        var round = building.captures[1].room
+        let count = 2_000
+        var seed: UInt64 = 1
+        round.floors[0].polygonCorners = (0..<count).map { index in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let jitter = (Double(seed >> 33) / Double(1 << 31) - 0.5) * 0.02
+            let angle = Double(index) * 2 * .pi / Double(count)
+            return SIMD3(Float(cos(angle) * 2 + jitter), Float(sin(angle) * 2), 0)
+        }
+        let original = round.planOutlines
+        XCTAssertEqual(original.first?.count, count)
+        let scene = AutoAligner.Scene([round])
+        let thinned = scene.outlines[0]
+        XCTAssertLessThan(thinned.count, 200)
+        XCTAssertEqual(abs(polygonArea(thinned)), abs(polygonArea(original[0])), accuracy: 0.01 * abs(polygonArea(original[0])))
+        for point in original[0] {
+            let nearest = thinned.indices.map { PlanSegment(start: thinned[$0], end: thinned[($0 + 1) % thinned.count]).distance(to: point) }.min()!
+            XCTAssertLessThanOrEqual(nearest, 0.02 + 1e-9)
+        }
+        // A scanned room's outline is the scene's, corner for corner.
+        let plain = building.captures[0].room
+        XCTAssertEqual(AutoAligner.Scene([plain]).outlines, plain.planOutlines)
+    }
+}
+
 final class StoryTests: XCTestCase {
     func testStoriesByHeightRecoverTheBuildingsStories() throws {
         for seed in UInt64(1)...4 {

@@ -146,7 +146,11 @@ public enum AutoAligner {
                 // A floor runs up to the walls' faces; a floorless room's outline (iOS 16), its
                 // walls' loop, is drawn in by a scan's noise, lest neighbours whose copies of
                 // one wall cross by a few centimetres count as overlapping all along it.
-                let own = room.floors.isEmpty ? room.planOutlines.map { $0.inset(by: AutoAligner.floorlessInset) ?? $0 } : room.planOutlines
+                // An outline of very many corners (a round room drawn in thousands, or a merged
+                // structure's floor of such a room) is thinned to within 2 cm first: every place
+                // tried clips it against the other side's, a cost of corners times corners.
+                let own = (room.floors.isEmpty ? room.planOutlines.map { $0.inset(by: AutoAligner.floorlessInset) ?? $0 } : room.planOutlines)
+                    .map { $0.count > AutoAligner.outlineCorners ? FloorMerger.simplify($0, tolerance: 0.02) : $0 }
                 outlines += own
                 outlinePieces += own.map { outline in outline.convexPieces.map { ($0, PlanBounds(containing: $0)!) } }
                 outlineBounds += own.map { PlanBounds(containing: $0) }
@@ -160,6 +164,9 @@ public enum AutoAligner {
 
     /// How far a floorless room's outline is drawn in from its walls.
     static let floorlessInset = 0.05
+    /// Outlines of more corners than this are thinned before the overlap test (a scanned
+    /// room's floor has tens).
+    static let outlineCorners = 64
 
     /// Whether two captures may be on one story: both say so, or either says nothing (iOS 16).
     public static func onOneStory(_ a: CapturedRoom, _ b: CapturedRoom) -> Bool {
