@@ -98,9 +98,14 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertFalse(faces.isEmpty && centres.isEmpty, note)
         for room in faces { XCTAssertEqual(building.captures[room - 1].wallPlacement, .face, "r\(room): \(note)") }
         for room in centres { XCTAssertEqual(building.captures[room - 1].wallPlacement, .centreLine, "r\(room): \(note)") }
-        let alone = try Harness.run([paths[0], "-c", "align --all auto"])
-        XCTAssertEqual(alone.status, 1)
-        XCTAssertTrue(alone.stderr.contains("every open room is placed already"), alone.stderr)
+        // Nothing to place is said, not failed: a fix-up script goes on to its save.
+        let alone = try Harness.run([paths[0], "-c", "align --all auto", "-c", "name r1 Den", "-c", "save"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("every open room is placed already: nothing to align"), alone.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: String(paths[0].dropLast(5)) + ".wb.json"), "the script went on to save")
+        let none = try Harness.run(["-c", "align --all auto"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("no room is open"), none.stderr)
     }
 
     /// A doorway one side saw wider (real doorways: a double door seen as one) joins its rooms,
@@ -293,7 +298,7 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before, "no file rewritten")
         // They count as placed from then on: nothing is left for align --all auto.
         let again = try Harness.run(paths + ["-c", "align --all auto", "-c", "align --all auto"])
-        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("every open room is placed already"), again.stderr)
     }
 
@@ -401,6 +406,23 @@ final class AutoAlignCommandTests: XCTestCase {
             }
             let truth = capture.room.walls[0].moved(by: capture.placement).transform.translation
             XCTAssertLessThan(room.walls[0].transform.translation.distance(to: truth), 0.45, "\(capture.fileName) on its place")
+        }
+    }
+
+    /// An option of another form of `align` is refused with what it is for: `align --all auto
+    /// --offset 3` went into the history as given, the offset ignored.
+    func testAlignRefusesOptionsOfAnotherForm() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3))
+        let paths = try Harness.captures(of: home, in: folder).paths
+        for (command, said) in [("align --all auto --offset 3", "--offset does nothing in align --all auto: it is for align ROOM using A to B"),
+                                ("align r2 auto --flip", "--flip does nothing in align ROOM auto"),
+                                ("align r2 next --best", "--best does nothing in align ROOM next"),
+                                ("align r2 using w9 to w1 --best", "--best does nothing in align ROOM using A to B: it is for align ROOM auto")] {
+            let run = try Harness.run(paths + ["-c", command, "-c", "history"])
+            XCTAssertEqual(run.status, 1, command)
+            XCTAssertTrue(run.stderr.contains(said), command + ": " + run.stderr)
+            XCTAssertFalse(run.stdout.contains("align"), "nothing in the history: \(run.stdout)")
         }
     }
 }

@@ -263,8 +263,13 @@ extension Shell {
     func alignAll(_ invocation: Invocation) throws {
         let placed = session.placedRooms
         let waiting = session.files.flatMap(\.rooms).filter { !placed.contains($0) }
-        guard !placed.isEmpty, !waiting.isEmpty else {
-            throw CommandFailure(placed.isEmpty ? "no room is open" : "every open room is placed already", at: invocation.name)
+        guard !placed.isEmpty else { throw CommandFailure("no room is open", at: invocation.name) }
+        // Nothing to place is not a failure: a fix-up script (align --all auto; merge; save) runs
+        // on a one-room scan or a structure as on the rest (it stopped there, and in a batch
+        // the file's save was refused).
+        guard !waiting.isEmpty else {
+            inform("every open room is placed already: nothing to align")
+            return
         }
         try refuseOversizedRooms(placed + waiting, at: invocation.name)
         let workspace = session.workspace
@@ -484,6 +489,23 @@ extension Shell {
     func align(_ invocation: Invocation) throws {
         let roomWord = invocation.positionals[0]
         let words = Array(invocation.positionals.dropFirst())
+        // An option of another form is refused, not ignored (`align --all auto --offset 3` went
+        // into the history as given and did nothing with the offset).
+        let form: (name: String, options: Set<String>)
+        if invocation.flag("--all") {
+            form = ("align --all auto", ["--all", "--best"])
+        } else if words.count == 1, words[0].text == "auto" {
+            form = ("align ROOM auto", ["--best"])
+        } else if words.count == 1, words[0].text == "next" {
+            form = ("align ROOM next", [])
+        } else {
+            form = ("align ROOM using A to B", ["--flip", "--offset", "--along"])
+        }
+        for option in (invocation.flags.union(invocation.values.keys)).sorted() where !form.options.contains(option) {
+            let belongs = ["--flip": "align ROOM using A to B", "--offset": "align ROOM using A to B", "--along": "align ROOM using A to B",
+                           "--best": "align ROOM auto and align --all auto", "--all": "align --all auto"][option] ?? "another form"
+            throw CommandFailure("\(option) does nothing in \(form.name): it is for \(belongs)", at: invocation.values[option] ?? invocation.name)
+        }
         if invocation.flag("--all") {
             guard roomWord.text == "auto", words.isEmpty else { throw CommandFailure("usage: align --all auto", at: roomWord) }
             try alignAll(invocation)
