@@ -244,6 +244,19 @@ final class EditingTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("home.wb.json").path))
         XCTAssertTrue(result.stderr.contains("would write \(path)"), result.stderr)
+        // What the real write refuses, the dry run refuses the same way (a script checked dry then
+        // failed for real): a folder as the target, a missing folder, the open scan itself.
+        let sub = folder.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        for command in ["export structure \(sub.path)", "export csv /nonexistent-wb/x.csv", "export structure \(path)",
+                        "export svg \(sub.path)", "save \(sub.path)"] {
+            let dry = try Harness.run(["--dry-run", path, "-c", command])
+            let real = try Harness.run([path, "-c", command])
+            XCTAssertEqual(dry.status, 1, command + ": " + dry.stderr)
+            XCTAssertEqual(real.status, 1, command + ": " + real.stderr)
+            XCTAssertFalse(dry.stderr.contains("would write"), command + ": " + dry.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
     }
 
     func testBadEditsAreLocatedAndChangeNothing() throws {

@@ -244,6 +244,35 @@ public enum FileIO {
     /// thousands of saves calls `sync` when it ends, rather than waiting for the disk twice a
     /// file). Until then a power cut may lose the new versions (ext4, by default, still
     /// writes a replaced file's data before the rename that replaced it).
+    /// What a write to `path` replaces: the file a link points to, its folder, and the mode
+    /// an existing file keeps; a folder, a device, a pipe, a socket or a missing folder is refused.
+    private static func target(_ given: String) throws(FileError) -> (path: String, folder: String, mode: mode_t?) {
+        let path = try linkTarget(of: given)
+        let folder = parentFolder(of: path)
+        guard isDirectory(folder) else {
+            throw FileError(path: path, message: "the folder \(folder) does not exist")
+        }
+        var keptMode: mode_t?
+        var existing = stat()
+        if stat(path, &existing) == 0 {
+            if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: given, message: errorText(EISDIR)) }
+            guard (existing.st_mode & S_IFMT) == S_IFREG else {
+                throw FileError(path: given, message: "is not a regular file (a device, a pipe or a socket): wb saves only to files")
+            }
+            keptMode = existing.st_mode & 0o7777
+        }
+        return (path, folder, keptMode)
+    }
+
+    /// The checks a write to `path` would fail, without writing (`--dry-run`): the target as
+    /// `commit` checks it, and a folder this process may create files in.
+    public static func preflight(_ path: String) throws(FileError) {
+        let target = try target(path)
+        if access(target.folder, W_OK | X_OK) != 0 {
+            throw FileError(path: target.path, message: "cannot write in \(target.folder): \(errorText(errno))")
+        }
+    }
+
     public static func commit(_ writes: [FileWrite], faults: WriteFaults = WriteFaults(), flushes: Bool = true,
                               verify: (() throws(FileError) -> Void)? = nil) throws(FileError) -> [FileStamp?] {
         var prepared: [(path: String, folder: String, temporary: String, fd: Int32)] = []
@@ -255,23 +284,7 @@ public enum FileIO {
             prepared.removeAll()
         }
         var targets: [(path: String, folder: String, mode: mode_t?)] = []
-        for write in writes {
-            let path = try linkTarget(of: write.path)
-            let folder = parentFolder(of: path)
-            guard isDirectory(folder) else {
-                throw FileError(path: path, message: "the folder \(folder) does not exist")
-            }
-            var keptMode: mode_t?
-            var existing = stat()
-            if stat(path, &existing) == 0 {
-                if (existing.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: write.path, message: errorText(EISDIR)) }
-                guard (existing.st_mode & S_IFMT) == S_IFREG else {
-                    throw FileError(path: write.path, message: "is not a regular file (a device, a pipe or a socket): wb saves only to files")
-                }
-                keptMode = existing.st_mode & 0o7777
-            }
-            targets.append((path, folder, keptMode))
-        }
+        for write in writes { targets.append(try target(write.path)) }
         for (write, target) in zip(writes, targets) {
             removeStaleTemporaries(of: target.path, in: target.folder)
             let fd: Int32, temporary: String

@@ -434,6 +434,8 @@ extension Shell {
             names = nil
         }
         if options.dryRun {
+            try preflightExport(path)
+            if names != nil { try preflightExport(Argument(text: sidecarPath, location: path.location)) }
             inform("would write \(what)\(how) to \(path.text) (\(bytes.count) bytes; --dry-run)")
             if names != nil { inform("would write \(sidecarPath) (its names; --dry-run)") }
             return

@@ -86,6 +86,7 @@ extension Shell {
             let (_, _, rows) = try listing(rest, defaultKind: .room, requireWhere: false, command: "export", at: invocation.name)
             let text = format.text == "json" ? renderJSON(.array(rows.map(json))) : csv(rows)
             if options.dryRun {
+                try preflightExport(path)
                 inform("would write \(path.text) (\(rows.count) rows; --dry-run)")
                 return
             }

@@ -21,6 +21,7 @@ extension Shell {
         }
         let scene = try exportScene(invocation)
         if self.options.dryRun {
+            try preflightExport(path)
             inform("would write \(path.text) (IFC4: \(scene.summary); --dry-run)")
             return
         }

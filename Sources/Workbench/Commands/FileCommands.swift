@@ -129,6 +129,13 @@ extension Shell {
         var sidecar = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
         let writesSidecar = writesSidecar(file, to: path, sidecar: sidecar)
         if options.dryRun {
+            // What the real save would refuse, refused here too (a script checked dry then failed).
+            do {
+                try FileIO.preflight(path)
+                if writesSidecar { try FileIO.preflight(sidecarPath) }
+            } catch {
+                throw CommandFailure("cannot save \(path): \(error.path == path ? "" : "\(error.path): ")\(error.message)", at: word)
+            }
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
             return Written(count: bytes.count, stamp: nil, digest: digest)

@@ -341,6 +341,18 @@ extension Shell {
     /// Writes an export to PATH atomically, or to standard output when PATH is `-` or
     /// `/dev/stdout` (so a listing can be piped; the bytes go out as they are). Returns
     /// whether it went to standard output.
+    /// What a real export to `path` would refuse, checked for `--dry-run`: an open file or its
+    /// names file, a folder, a missing or unwritable folder (a script checked dry then failed).
+    func preflightExport(_ path: Argument) throws {
+        guard path.text != "-" && path.text != "/dev/stdout" else { return }
+        try checkNotOpen(path, by: "an export")
+        do {
+            try FileIO.preflight(path.text)
+        } catch {
+            throw CommandFailure("cannot write \(path.text): \(error.message)", at: path)
+        }
+    }
+
     func export(_ bytes: [UInt8], to path: Argument) throws -> Bool {
         if path.text == "-" || path.text == "/dev/stdout" {
             sink.write(String(decoding: bytes, as: UTF8.self))

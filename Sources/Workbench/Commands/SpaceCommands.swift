@@ -494,6 +494,7 @@ extension Shell {
         var writer = JSONWriter(capacity: raw.count * 4 / 3 + 256, compact: true)
         writer.value(.object(object))
         if options.dryRun {
+            try preflightExport(words[1])
             inform("would write \(words[1].text) (\(writer.bytes.count) bytes; --dry-run)")
             return
         }
