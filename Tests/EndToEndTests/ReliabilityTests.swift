@@ -221,6 +221,33 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try leftovers(), [])
     }
 
+    /// A scan its owner write-protected (as the shipped samples are) was replaced by a plain
+    /// `save`: the atomic rename needs only a writable folder. Refused now, with the mode, and
+    /// nothing written; `save --force` replaces it and keeps the mode. A write-protected
+    /// names file is refused the same way.
+    func testAWriteProtectedFileIsReplacedOnlyWithForce() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let refused = try Harness.run(["-q", path, "-c", "move r1 1 0; save"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("\(path!) is write-protected (mode 444): save --force replaces it anyway"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+        let forced = try Harness.run(["-q", path, "-c", "move r1 1 0; save --force"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue, 0o444)
+        // The names file.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        XCTAssertEqual(try Harness.run(["-q", path, "-c", "name r1 Den; save"]).status, 0)
+        let sidecar = folder.appendingPathComponent("room.wb.json").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sidecar)
+        let names = try Harness.run(["-q", path, "-c", "name r1 Hall; save"])
+        XCTAssertEqual(names.status, 1)
+        XCTAssertTrue(names.stderr.contains("\(sidecar) is write-protected"), names.stderr)
+        XCTAssertEqual(try roomName(path).name, "Den")
+        XCTAssertEqual(try leftovers(), [])
+    }
+
     // MARK: Item 18: file-size limits and stale temporary files
 
     func testAFileSizeLimitIsReportedAndLeavesNoTemporaryFile() throws {

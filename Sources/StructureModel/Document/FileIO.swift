@@ -264,6 +264,14 @@ public enum FileIO {
         return (path, folder, keptMode)
     }
 
+    /// The permission bits of the regular file at `path` when it is write-protected (no write
+    /// bit at all, or none this process may use); nil for a writable file or none.
+    public static func writeProtection(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (info.st_mode & 0o222) == 0 || access(path, W_OK) != 0 ? Int(info.st_mode & 0o777) : nil
+    }
+
     /// The checks a write to `path` would fail, without writing (`--dry-run`): the target as
     /// `commit` checks it, and a folder this process may create files in.
     public static func preflight(_ path: String) throws(FileError) {

@@ -229,6 +229,22 @@ extension Shell {
         return (now == nil ? "was removed" : "changed on disk") + " since it was opened (save --force to overwrite it anyway)"
     }
 
+    /// Refuses to replace a file (or the names file that goes with it) its owner made
+    /// read-only, as an editor does: the atomic rename needs only a writable folder, so a scan
+    /// someone write-protected was replaced without a word. `--force` replaces it (keeping
+    /// its mode).
+    func checkNotWriteProtected(_ file: WorkspaceFile, to path: String, force: Bool, at word: Argument) throws {
+        guard !force else { return }
+        var targets = [path]
+        if writesSidecar(file, to: path) { targets.append(Sidecar.path(for: path)) }
+        for target in targets {
+            if let mode = FileIO.writeProtection(of: target) {
+                throw CommandFailure("\(target) is write-protected (mode \(String(mode, radix: 8))): "
+                                     + "save --force replaces it anyway; nothing was written", at: word)
+            }
+        }
+    }
+
     /// Refuses to overwrite a file someone else changed since wb read it. `save` checks
     /// again under the folder's lock, just before the rename (see `write`).
     func checkUnchangedOnDisk(_ file: WorkspaceFile, force: Bool, at word: Argument) throws {
@@ -295,7 +311,7 @@ extension Shell {
             CommandSpec(
                 "save",
                 arguments: [ArgumentSpec("PATH", .path, .optional), ArgumentSpec("NAME", .openFile, .optional)],
-                options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened")],
+                options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened, or is write-protected")],
                 summary: "write changed files back, or a copy to PATH",
                 details: """
                     Without PATH, writes every open file that has changes back where it came from. With
@@ -303,6 +319,7 @@ extension Shell {
                     save PATH NAME writes the open file NAME there. Writes are atomic:
                     a temporary file in the same folder is flushed and renamed over the target, so the old
                     file stays whole until the new one is complete; the file's permissions are kept.
+                    Refuses to replace a write-protected file (or its names file), unless --force.
                     Refuses to overwrite a file that changed on disk since it was opened, unless --force;
                     that check and the rename are made under a lock on the folder, so of two processes
                     saving one file at once, the second is refused and keeps its edits. The sidecar of
@@ -324,6 +341,7 @@ extension Shell {
                     // A copy never lands on another open file (or its names file), as an export never does.
                     if !samePlace { try shell.checkNotOpen(target, by: "a copy", except: file.id) }
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
+                    try shell.checkNotWriteProtected(file, to: target.text, force: force, at: target)
                     let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)
                     if !shell.options.dryRun {
                         if samePlace { shell.session.markSaved(id: file.id, stamp: written.stamp, digest: written.digest) }
@@ -339,6 +357,7 @@ extension Shell {
                 try shell.saveStores(force: force, at: invocation.name)
                 for file in changed {
                     try shell.checkUnchangedOnDisk(file, force: force, at: invocation.name)
+                    try shell.checkNotWriteProtected(file, to: file.path, force: force, at: invocation.name)
                 }
                 for file in changed {
                     let written = try shell.write(file, to: file.path, at: invocation.name, checkUnchanged: !force)
