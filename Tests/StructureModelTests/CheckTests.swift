@@ -172,6 +172,24 @@ final class CheckTests: XCTestCase {
         dangling.windows[0].parentIdentifier = "DEADBEEF-0000-4000-8000-000000000000"
         XCTAssertEqual(kinds(dangling), [.danglingParent])
 
+        // Parents that exist but cannot be: itself, a door hung on an object, two walls each
+        // the other's parent (they passed as sound: only a parent pointing nowhere was found).
+        var selfParent = cleanRoom()
+        selfParent.windows[0].parentIdentifier = selfParent.windows[0].identifier
+        XCTAssertEqual(findings([.room(selfParent)]).map(\.reason), ["its parent is itself"])
+        var onObject = cleanRoom()
+        onObject.windows[0].parentIdentifier = onObject.objects[0].identifier
+        XCTAssertEqual(findings([.room(onObject)]).map(\.reason), ["its parent is a \(onObject.objects[0].category.name) (object), not a wall"])
+        var loop = cleanRoom()
+        loop.walls[0].parentIdentifier = loop.walls[1].identifier
+        loop.walls[1].parentIdentifier = loop.walls[0].identifier
+        let looped = findings([.room(loop)])
+        XCTAssertEqual(looped.map(\.reason), ["their parents lead round in a loop (2 elements)"])
+        XCTAssertEqual(looped.first?.elements.count, 2)
+        var chain = cleanRoom()
+        chain.walls[0].parentIdentifier = chain.walls[1].identifier
+        XCTAssertEqual(kinds(chain), [], "a parent that is sound is no finding")
+
         var outside = cleanRoom()
         outside.sections[0].center.x += 9
         XCTAssertEqual(kinds(outside), [.sectionOutside])

@@ -196,16 +196,58 @@ extension Workspace {
         for scope in file.scopes {
             for kind in ElementKind.surfaceKinds + [.object] { known.formUnion(file.keys(scope, kind).keys.compactMap { Identity(file: file.id, scope: scope, kind: kind, key: $0).identifier }) }
         }
-        var result: [Finding] = []
+        // What each identifier is (the first element of it met), and each one's parent.
+        var element: [String: (identity: Identity, what: String)] = [:]
+        var parentOf: [String: String] = [:]
+        var links: [(identity: Identity, kind: ElementKind, own: String, parent: String)] = []
         for scope in file.scopes {
             guard let capture = file.capture(scope) else { continue }
             for kind in [ElementKind.door, .window, .opening, .wall, .floor, .object] {
                 let ids = identities(file, scope, kind)
                 for index in ids.indices {
-                    guard let parent = capture.parentIdentifier(of: kind, at: index), !known.contains(parent) else { continue }
-                    result.append(Finding(kind: .danglingParent, elements: [ids[index]], reason: "its parent \(parent.prefix(8))… is nowhere in \(file.name)"))
+                    guard let own = ids[index].identifier else { continue }
+                    if element[own] == nil {
+                        let what = kind == .object ? "a \(capture.objects[index].category.name) (object)" : "a \(kind.rawValue)"
+                        element[own] = (ids[index], what)
+                    }
+                    if let parent = capture.parentIdentifier(of: kind, at: index) {
+                        links.append((ids[index], kind, own, parent))
+                        if parentOf[own] == nil { parentOf[own] = parent }
+                    }
                 }
             }
+        }
+        var result: [Finding] = []
+        for link in links {
+            guard known.contains(link.parent) else {
+                result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent \(link.parent.prefix(8))… is nowhere in \(file.name)"))
+                continue
+            }
+            // A parent that exists but cannot be one: the element itself, or (for a door, window
+            // or opening, which RoomPlan hangs on walls) something that is not a wall.
+            if link.parent == link.own {
+                result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent is itself"))
+            } else if [.door, .window, .opening].contains(link.kind), let parent = element[link.parent], parent.identity.kind != .wall {
+                result.append(Finding(kind: .danglingParent, elements: [link.identity, parent.identity],
+                                      reason: "its parent is \(parent.what), not a wall"))
+            }
+        }
+        // Parents that lead round in a loop (two objects each the other's parent), once per loop.
+        var done = Set<String>()
+        for start in parentOf.keys.sorted() where !done.contains(start) {
+            var chain: [String] = [], seen: [String: Int] = [:]
+            var node: String? = start
+            while let current = node, !done.contains(current), seen[current] == nil {
+                seen[current] = chain.count
+                chain.append(current)
+                node = parentOf[current]
+            }
+            if let current = node, let at = seen[current], chain.count - at > 1 {
+                let loop = Array(chain[at...])
+                result.append(Finding(kind: .danglingParent, elements: loop.compactMap { element[$0]?.identity },
+                                      reason: "their parents lead round in a loop (\(loop.count) elements)"))
+            }
+            done.formUnion(chain)
         }
         return result
     }
