@@ -118,12 +118,24 @@ final class BadFileTests: XCTestCase {
         room.doors[0].parentIdentifier = "00000000-0000-4000-8000-000000000000"
         room.objects[1].identifier = room.objects[0].identifier
         room.walls[2].transform[5] = 1.5
+        let width = room.walls[1].dimensions.x
+        room.walls[1].dimensions.x = -3
         let path = try write("odd.json", String(decoding: RoomPlanCodec.encode(.room(room)), as: UTF8.self))
+        // A wall of -3 m is measured by its size: its area is positive, the room's wall length
+        // counts 3 m for it (it took 3 m off).
+        let shown = try Harness.run(["-q", path, "-c", "show w2"])
+        XCTAssertTrue(shown.stdout.contains("area        \(formatted(3 * Double(room.walls[1].dimensions.y), digits: 2)) m²"), shown.stdout)
+        var plain = room
+        plain.walls[1].dimensions.x = width
+        plain.walls[2].transform[5] = 1
+        let lengths = [plain, room].map(\.measurements.wallLength)
+        XCTAssertEqual(lengths[1] - lengths[0], 3 - Double(width), accuracy: 1e-4)
         let result = try Harness.run(["-q", path])
         XCTAssertEqual(result.status, 0, "warnings do not stop the file from opening")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines, [
             "wb: warning: \(path): objects[1].identifier: duplicate identifier \(room.objects[0].identifier), also at objects[0]",
+            "wb: warning: \(path): walls[1].dimensions: a negative width -3.000 m: measured by its size",
             "wb: warning: \(path): walls[2].transform: not a rigid transform (off by 1.2500); geometry from it may be wrong",
             "wb: warning: \(path): doors[0].parentIdentifier: parent 00000000-0000-4000-8000-000000000000 is not an element of this file",
         ])

@@ -29,8 +29,8 @@ extension CapturedRoom {
             floorAreaFromWalls: fromWalls,
             grossWallArea: gross,
             netWallArea: max(0, gross - cutouts),
-            wallLength: walls.reduce(0) { $0 + Double($1.dimensions.x) },
-            height: median(walls.map { Double($0.dimensions.y) }) ?? 0)
+            wallLength: walls.reduce(0) { $0 + abs(Double($1.dimensions.x)) },
+            height: median(walls.map { abs(Double($0.dimensions.y)) }) ?? 0)
     }
 }
 

@@ -29,6 +29,6 @@ extension Surface {
         if let corners = polygonCorners, corners.count >= 3, case .floor = category {
             return polygonArea(planPolygon)
         }
-        return Double(dimensions.x) * Double(dimensions.y)
+        return abs(Double(dimensions.x) * Double(dimensions.y))
     }
 }

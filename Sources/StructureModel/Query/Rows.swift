@@ -173,7 +173,7 @@ extension Workspace {
             row.dimensions = object.dimensions
             row.attributes = object.attributes ?? JSONObject()
             row.parentIdentifier = object.parentIdentifier
-            row.area = Double(object.dimensions.x) * Double(object.dimensions.z)
+            row.area = abs(Double(object.dimensions.x) * Double(object.dimensions.z))
             row.centre = object.transform.translation
             placeInSection(object.transform.translation)
         default:

@@ -74,16 +74,27 @@ public enum RoomPlanDiagnostics {
             found.append(Diagnostic(.warning, prefix + path,
                                     "not a rigid transform (off by \(formatted(error, digits: 4))); geometry from it may be wrong"))
         }
+        // A size below zero (no scan writes one) is measured by its magnitude; said, as a
+        // non-rigid transform is, so that nobody trusts a wall of -3 m without a word.
+        func checkDimensions(_ dimensions: SIMD3<Float>, _ path: String) {
+            let names = ["width", "height", "depth"]
+            let negative = (0..<3).filter { dimensions[$0] < 0 }
+            guard !negative.isEmpty else { return }
+            let listed = negative.map { "\(names[$0]) \(formatted(Double(dimensions[$0]), digits: 3)) m" }.joined(separator: ", ")
+            found.append(Diagnostic(.warning, prefix + path + ".dimensions", "a negative \(listed): measured by its size"))
+        }
         for (key, surfaces) in room.surfaceGroups {
             for (index, surface) in surfaces.enumerated() {
                 let path = "\(key.rawValue)[\(index)]"
                 checkParent(surface.parentIdentifier, path)
                 checkTransform(surface.transform, path + ".transform")
+                checkDimensions(surface.dimensions, path)
             }
         }
         for (index, object) in room.objects.enumerated() {
             checkParent(object.parentIdentifier, "objects[\(index)]")
             checkTransform(object.transform, "objects[\(index)].transform")
+            checkDimensions(object.dimensions, "objects[\(index)]")
         }
         if let origin = room.referenceOriginTransform {
             checkTransform(origin, "referenceOriginTransform")
