@@ -89,7 +89,9 @@ final class MergeCommandTests: XCTestCase {
         for (option, said) in [("--stories bogus", "--stories takes auto or keep (not 'bogus')"),
                                ("--wall-gap -5", "--wall-gap takes a distance of 0 or more"),
                                ("--corner-gap -3", "--corner-gap takes a distance of 0 or more"),
-                               ("--tolerance -1", "--tolerance must be more than 0")] {
+                               ("--tolerance -1", "--tolerance must be more than 0"),
+                               ("--into .", "--into takes a name that does not start with a dot"),
+                               ("--into ..", "--into takes a name that does not start with a dot")] {
             let bad = try Harness.run(["-q", room, "-c", "merge \(option)"])
             XCTAssertEqual(bad.status, 1, option)
             XCTAssertTrue(bad.stderr.contains(said), bad.stderr)

@@ -82,6 +82,10 @@ extension Shell {
         guard !name.isEmpty, !name.contains("/") else {
             throw CommandFailure("--into takes a name, not a path (export structure PATH writes it anywhere)", at: invocation.values["--into"])
         }
+        // `--into .` saved as a hidden "..json".
+        guard !name.hasPrefix("."), !name.contains(where: \.isNewline) else {
+            throw CommandFailure("--into takes a name that does not start with a dot (it names the file NAME.json)", at: invocation.values["--into"])
+        }
         let tolerance = try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1
         // As `stories --tolerance` takes it.
         guard tolerance > 0 else { throw CommandFailure("--tolerance must be more than 0", at: invocation.values["--tolerance"]) }
