@@ -187,6 +187,32 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), before)
     }
 
+    /// The structure's own sections stand for their rooms' ones, as its walls and doors do:
+    /// `ls sections` named no room for them ("(-)"), after the merge and after reopening.
+    func testTheStructuresSectionsStandForTheirRooms() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3))
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        let saved = folder.appendingPathComponent("flat.json").path
+        func rooms(_ output: String) throws -> [[String]] {
+            try Harness.jsonArray(output).filter { $0["level"] as? String == "structure" }.map { $0["rooms"] as? [String] ?? [] }
+        }
+        let merged = try Harness.run(["-q", "--json"] + paths + ["-c", (placing + ["merge --into flat", "ls sections", "save"]).joined(separator: "; ")])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let count = building.captures.reduce(0) { $0 + $1.room.sections.count }
+        let first = building.captures.count + 1
+        let expected = building.captures.indices.flatMap { index in
+            Array(repeating: ["r\(first + index)"], count: building.captures[index].room.sections.count)
+        }
+        XCTAssertEqual(try rooms(merged.stdout), expected)
+        XCTAssertEqual(expected.count, count)
+        let reopened = try Harness.run(["-q", "--json", saved, "-c", "ls sections"])
+        XCTAssertEqual(reopened.status, 0, reopened.stderr)
+        XCTAssertEqual(try rooms(reopened.stdout), building.captures.indices.flatMap { index in
+            Array(repeating: ["r\(index + 1)"], count: building.captures[index].room.sections.count)
+        })
+    }
+
     func testARoomExportsAsAStructureOfOneRoom() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 3))

@@ -158,8 +158,9 @@ public struct Sidecar: Sendable, Equatable {
     /// found, where the sidecar was written with this very file; else `found` as it is.
     public func links(for file: WorkspaceFile, found: [Identity: StructureLink]) -> [Identity: StructureLink] {
         guard hasLinks, linksFitFile, file.isStructure, let merged = file.capture(.structure) else { return found }
-        // Links by identifier stay; those by place give way to the saved ones.
-        var result = found.filter { $0.key.key == $0.value.element.key }
+        // Links by identifier stay; those by place give way to the saved ones, but for sections
+        // (which have no identifiers, and which the sidecar does not keep).
+        var result = found.filter { $0.key.key == $0.value.element.key || $0.key.kind == .section }
         for entry in links {
             guard let kind = ElementKind.allCases.first(where: { $0.plural == entry.kind }), kind != .room, kind != .section,
                   let roomID = file.roomIDs[safe: entry.room], let room = file.capture(.room(roomID)),

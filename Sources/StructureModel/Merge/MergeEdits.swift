@@ -96,6 +96,7 @@ extension Workspace {
         let merged = result.structure.merged
         let before = file.capture(.structure)
         var next = file.nextSectionKey
+        var sectionKeys: [String] = []
         for kind in [ElementKind.wall, .door, .window, .opening, .floor, .object, .section] {
             // What the structure's own element had beyond what wb models stays with the element
             // that keeps its identifier (a re-merge dropped it).
@@ -118,6 +119,7 @@ extension Workspace {
                                  count: merged.count(of: kind)).keys
             }
             changes.append(.replaceArray(file: file.id, .structure, kind, elements, keys: keys))
+            if kind == .section { sectionKeys = keys }
         }
         // Links: each room element to the structure-level element it became.
         let positions = Self.positions(in: merged)
@@ -135,6 +137,21 @@ extension Workspace {
                     if file.links[own] != link { changes.append(.link(own, link)) }
                 }
             }
+        }
+        // Sections: the structure's are the rooms' in order.
+        var offset = 0
+        for (index, room) in rooms.enumerated() {
+            for (position, key) in file.keys(room.scope, .section).keys.enumerated() {
+                let own = Identity(file: file.id, scope: room.scope, kind: .section, key: key)
+                var link: StructureLink?
+                let at = offset + position
+                if at < merged.sections.count, at < sectionKeys.count, position < captures[index].sections.count {
+                    link = StructureTwins.link(own: captures[index].element(.section, at: position)!, target: merged.element(.section, at: at)!,
+                                               identity: Identity(file: file.id, scope: .structure, kind: .section, key: sectionKeys[at]))
+                }
+                if file.links[own] != link { changes.append(.link(own, link)) }
+            }
+            offset += captures[index].sections.count
         }
         return changes
     }
@@ -164,6 +181,7 @@ extension Workspace {
         file.madeByMerge = true
         let merged = result.structure.merged
         let positions = Self.positions(in: merged)
+        var sectionOffset = 0
         for (index, room) in file.rooms.enumerated() {
             guard let capture = file.capture(room.scope) else { continue }
             for kind in ElementKind.surfaceKinds + [.object] {
@@ -178,6 +196,18 @@ extension Workspace {
                     file.owners[link.element, default: []].append(own)
                 }
             }
+            // Sections: the structure's are the rooms' in order (`merge` keeps them all), so
+            // each room's section is the one at its place there.
+            let structureSections = file.keys(.structure, .section).keys
+            for (position, key) in file.keys(room.scope, .section).keys.enumerated() where sectionOffset + position < structureSections.count {
+                let own = Identity(file: file.id, scope: room.scope, kind: .section, key: key)
+                let link = StructureTwins.link(own: capture.element(.section, at: position)!, target: merged.element(.section, at: sectionOffset + position)!,
+                                               identity: Identity(file: file.id, scope: .structure, kind: .section,
+                                                                  key: structureSections[sectionOffset + position]))
+                file.links[own] = link
+                file.owners[link.element, default: []].append(own)
+            }
+            sectionOffset += capture.sections.count
             // Names of the room and its sections follow it into the structure.
             let source = rooms[index]
             if let sourceFile = self.file(id: source.file) {
