@@ -56,6 +56,11 @@ final class MergeCommandTests: XCTestCase {
         let moved = try Harness.run(["-q", path, "-c", "move r1 2 0; merge; save \(out)"])
         XCTAssertEqual(moved.status, 0, moved.stderr)
         XCTAssertFalse(moved.stderr.contains("no longer agree"), "rebuilt, the structure agrees with its rooms: \(moved.stderr)")
+        // Merged again, nothing changes: said, no step in the history, nothing to save.
+        let again = try Harness.run([path, "-c", "move r1 2 0; merge", "-c", "merge", "-c", "history"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("nothing changed: the structure's own arrays already are the merge of its rooms"), again.stderr)
+        XCTAssertEqual(again.stdout.split(separator: "\n").filter { $0.contains("merge") }.count, 1, again.stdout)
         let undone = try Harness.run(["-q", path, "-c", "move r1 2 0; merge; undo; undo; save \(out)"])
         XCTAssertEqual(undone.status, 0, undone.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), original)

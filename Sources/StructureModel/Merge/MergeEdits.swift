@@ -118,8 +118,12 @@ extension Workspace {
                 keys = ArrayKeys(identifiers: (0..<merged.count(of: kind)).lazy.map { merged.identifier(of: kind, at: $0) },
                                  count: merged.count(of: kind)).keys
             }
-            changes.append(.replaceArray(file: file.id, .structure, kind, elements, keys: keys))
             if kind == .section { sectionKeys = keys }
+            // An array the merge rebuilds as it was is not changed (a merge that changed nothing
+            // left the file unsaved).
+            let current = before.map { capture in (0..<capture.count(of: kind)).map { capture.element(kind, at: $0)! } }
+            if current == elements && file.keys(.structure, kind).keys == keys { continue }
+            changes.append(.replaceArray(file: file.id, .structure, kind, elements, keys: keys))
         }
         // Links: each room element to the structure-level element it became.
         let positions = Self.positions(in: merged)

@@ -117,6 +117,12 @@ extension Shell {
             guard let count = report.counts[kind] else { continue }
             parts.append("\(count.rooms) \(kind.plural) → \(count.structure)")
         }
+        if plan.changes.isEmpty {
+            // A re-merge that gives what the structure holds: said, and no step in the history.
+            inform("nothing changed: the structure's own arrays already are the merge of its rooms (" + parts.joined(separator: ", ") + ")")
+            for note in plan.notes { inform("note: " + note) }
+            return
+        }
         let opened = plan.changes.contains { if case .openFile = $0 { return true } else { return false } }
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
