@@ -424,5 +424,9 @@ final class AutoAlignCommandTests: XCTestCase {
             XCTAssertTrue(run.stderr.contains(said), command + ": " + run.stderr)
             XCTAssertFalse(run.stdout.contains("align"), "nothing in the history: \(run.stdout)")
         }
+        // Its forms, one a line (the synopsis read "align ROOM [using A to B ...]", as if pairs repeated).
+        let help = try Harness.run(["-c", "help align"])
+        XCTAssertTrue(help.stdout.hasPrefix("usage: align ROOM using A to B [--flip] [--offset D] [--along D]\n       align ROOM auto [--best]\n"
+                                            + "       align ROOM next\n       align --all auto [--best]\n"), help.stdout)
     }
 }

@@ -42,7 +42,8 @@ extension Shell {
                 edits: true
             ) { invocation in
                 try invocation.shell.align(invocation)
-            },
+            }.forms(["align ROOM using A to B [--flip] [--offset D] [--along D]", "align ROOM auto [--best]", "align ROOM next",
+                     "align --all auto [--best]"]),
             CommandSpec(
                 "merge",
                 arguments: [ArgumentSpec("ROOM", .reference([.room]), .variadic)],

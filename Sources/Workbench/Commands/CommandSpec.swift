@@ -114,6 +114,8 @@ public struct CommandSpec {
     /// Every word is an argument as written, `--json` and `--` too (`echo`): the command takes
     /// no options.
     public var takesWordsAsWritten = false
+    /// Forms the arguments alone cannot show (`align`'s three): the synopsis, written out.
+    public var forms: [String] = []
     public var run: (inout Invocation) throws -> Void
 
     public init(
@@ -138,6 +140,7 @@ public struct CommandSpec {
 
     /// `save [PATH] [--force]`
     public var synopsis: String {
+        if !forms.isEmpty { return forms.joined(separator: " | ") }
         var parts = [name]
         for argument in arguments {
             switch argument.arity {

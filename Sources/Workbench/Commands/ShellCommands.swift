@@ -226,6 +226,13 @@ extension Shell {
 struct ScriptAlreadyReported: Error {}
 
 extension CommandSpec {
+    /// This command with its synopsis written out as `forms`.
+    func forms(_ forms: [String]) -> CommandSpec {
+        var spec = self
+        spec.forms = forms
+        return spec
+    }
+
     /// This command with `takesWordsAsWritten` set.
     func verbatim() -> CommandSpec {
         var spec = self
@@ -234,7 +241,9 @@ extension CommandSpec {
     }
 
     var helpText: String {
-        var text = "usage: \(synopsis)\n\n\(summary)\n"
+        // Several forms, one a line under the first.
+        let usage = forms.isEmpty ? synopsis : forms.joined(separator: "\n       ")
+        var text = "usage: \(usage)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n" + details + "\n" }
         if !options.isEmpty {
             text += "\noptions:\n"

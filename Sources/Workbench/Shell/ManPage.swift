@@ -52,7 +52,15 @@ enum ManPage {
             help COMMAND prints the same text.
             """)
         for command in Shell.standardCommands() {
-            page.tag("\\fB" + Roff.escape(command.name) + "\\fR" + Roff.escape(String(command.synopsis.dropFirst(command.name.count))))
+            if command.forms.isEmpty {
+                page.tag("\\fB" + Roff.escape(command.name) + "\\fR" + Roff.escape(String(command.synopsis.dropFirst(command.name.count))))
+            } else {
+                // One tag line per form (.TQ adds a tag to the .TP before it).
+                for (index, form) in command.forms.enumerated() {
+                    let line = "\\fB" + Roff.escape(command.name) + "\\fR" + Roff.escape(String(form.dropFirst(command.name.count)))
+                    if index == 0 { page.tag(line) } else { page.request(".TQ"); page.request(line) }
+                }
+            }
             page.text(Self.sentence(command.summary))
             for paragraph in command.details.components(separatedBy: "\n\n") where !paragraph.isEmpty {
                 page.request(".IP")
