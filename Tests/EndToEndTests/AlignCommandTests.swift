@@ -286,6 +286,21 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(zip(after[1..<7], before[1..<7]).allSatisfy { $0 != $1 }, "the first flat's rooms were moved and saved")
     }
 
+    /// A block of two flats exported from one session: the second flat meets the first only
+    /// along the party wall (one direction, which holds no single room), and its 15 rooms were
+    /// left as unsure. Its rooms meet one another through doorways where they are and lie along
+    /// the first flat's walls together: kept where they are, like the first flat's.
+    func testTwoFlatsOfOneSessionStayWhereTheyAre() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 30, coreModelBytes: 1000, noise: 1))
+        let paths = try oneSession(home, in: folder)
+        let result = try Harness.run(paths + ["-c", "align --all auto"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let all = (2...home.captures.count).map { "r\($0)" }.joined(separator: ", ")
+        XCTAssertTrue(result.stderr.contains("\(all) already meet the placed rooms where they are"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("placed no room: nothing changed"), result.stderr)
+    }
+
     func testRoomsOfOneSessionStayWhereTheyAre() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))

@@ -730,13 +730,27 @@ enum JointAssembly {
         var kept = anchors
         var found: Set<Int> = []
         var changed = true
+        func near(_ q: Int, _ k: Int) -> Bool {
+            sameStory[q][k] && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap
+        }
+        /// Doorways of `q` that meet one of `k`'s where both are: (tight, loose) counts.
+        func doorways(_ q: Int, _ k: Int, _ placement: Placement) -> (tight: Int, loose: Int) {
+            var tight = 0, loose = 0
+            for pair in placement.matchedDoorways {
+                let mine = infos[q].scene.doorways[pair.x].segment, theirs = infos[k].scene.doorways[pair.y].segment
+                let direction = theirs.direction.normalized
+                let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
+                let turn = abs(mine.direction.normalized.cross(direction))
+                if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 } else { loose += 1 }
+            }
+            return (tight, loose)
+        }
         while changed {
             changed = false
             for q in rooms.indices where !kept.contains(q) {
                 var score = 0.0, overlap = 0.0, contradictions = 0, tight = 0, loose = 0
                 var wallDirections: [PlanPoint] = []
-                for k in kept where sameStory[q][k]
-                    && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap {
+                for k in kept where near(q, k) {
                     let placement = AutoAligner.score(.identity, source: "", own: infos[q].scene, room: rooms[q],
                                                       scene: infos[k].scene, tolerances: tolerances)
                     score += placement.score
@@ -746,13 +760,9 @@ enum JointAssembly {
                     // On another floor than the room it meets (half a metre up, a story up), it is
                     // not where its session put it, whatever meets in plan.
                     if let mine = floorLevel(rooms[q]), let theirs = floorLevel(rooms[k]), abs(mine - theirs) > floorSlack { contradictions += 1 }
-                    for pair in placement.matchedDoorways {
-                        let mine = infos[q].scene.doorways[pair.x].segment, theirs = infos[k].scene.doorways[pair.y].segment
-                        let direction = theirs.direction.normalized
-                        let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
-                        let turn = abs(mine.direction.normalized.cross(direction))
-                        if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 } else { loose += 1 }
-                    }
+                    let met = doorways(q, k, placement)
+                    tight += met.tight
+                    loose += met.loose
                     for (mine, theirs, length) in AutoAligner.matches(.identity, own: infos[q].scene, scene: infos[k].scene,
                                                                         tolerances: tolerances).walls where length >= 0.5 {
                         let a = infos[q].scene.walls[mine].segment.direction.normalized
@@ -780,6 +790,53 @@ enum JointAssembly {
                 if (tight > 0 || walled) && contradictions == 0 && overlap < 0.5 && score > 0 {
                     kept.insert(q)
                     found.insert(q)
+                    changed = true
+                }
+            }
+            guard !changed else { continue }
+            // A second flat exported from the session of the first: its rooms meet one another
+            // through doorways where they are, and meet the placed rooms only along the party
+            // wall (one direction, which alone holds no single room). Together, two rooms or more
+            // of the group lying along placed rooms' walls over 2 m, nothing overlapping or
+            // contradicting, is no chance: rooms in frames of their own meet no doorway where
+            // they are. (15 rooms of a 30-room block exported from one session were left.)
+            let waiting = rooms.indices.filter { !kept.contains($0) }
+            var groups = DisjointSets(count: rooms.count)
+            for (i, a) in waiting.enumerated() {
+                for b in waiting[(i + 1)...] where near(a, b) {
+                    let placement = AutoAligner.score(.identity, source: "", own: infos[b].scene, room: rooms[b],
+                                                      scene: infos[a].scene, tolerances: tolerances)
+                    let met = doorways(b, a, placement)
+                    if met.tight > 0 && met.loose == 0 && placement.contradictions == 0 && !placement.isRescan && placement.overlap < 0.5 {
+                        groups.union(a, b)
+                    }
+                }
+            }
+            var members: [Int: [Int]] = [:]
+            for q in waiting { members[groups.find(q), default: []].append(q) }
+            for group in members.values.sorted(by: { $0[0] < $1[0] }) where group.count >= 2 {
+                var touching = Set<Int>(), contact = 0.0, overlap = 0.0, sound = true
+                for q in group {
+                    for k in kept where near(q, k) {
+                        let placement = AutoAligner.score(.identity, source: "", own: infos[q].scene, room: rooms[q],
+                                                          scene: infos[k].scene, tolerances: tolerances)
+                        overlap += placement.overlap
+                        if placement.contradictions > 0 || placement.isRescan || doorways(q, k, placement).loose > 0 { sound = false }
+                        if let mine = floorLevel(rooms[q]), let theirs = floorLevel(rooms[k]), abs(mine - theirs) > floorSlack { sound = false }
+                        for (mine, theirs, length) in AutoAligner.matches(.identity, own: infos[q].scene, scene: infos[k].scene,
+                                                                            tolerances: tolerances).walls where length >= 0.5 {
+                            let a = infos[q].scene.walls[mine].segment.direction.normalized
+                            let b = infos[k].scene.walls[theirs].segment.direction.normalized
+                            if abs(a.cross(b)) <= sin(1.0 * .pi / 180) {
+                                touching.insert(q)
+                                contact += length
+                            }
+                        }
+                    }
+                }
+                if sound && touching.count >= 2 && contact >= 2 && overlap < 0.5 {
+                    kept.formUnion(group)
+                    found.formUnion(group)
                     changed = true
                 }
             }
