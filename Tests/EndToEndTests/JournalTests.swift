@@ -145,6 +145,22 @@ final class JournalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: journal), "saved: the journal is gone")
     }
 
+    /// A command that failed in the session is not run again on replay: `open` of a file made
+    /// later in the session opened on replay, every later handle shifted, and a name and a move
+    /// landed on the wrong room (and a Ctrl-C'd `align --all auto` moved rooms on replay).
+    func testACommandThatFailedIsNotReplayed() throws {
+        let other = folder.appendingPathComponent("other.json").path
+        let killed = try session(["open \(other)", "export structure \(other)", "name r1 Den", "move r1 1 0", "KILL"])
+        XCTAssertTrue(killed.out.contains("no such file"), killed.out)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other), "the export made the file the failed open looked for")
+        let looked = try Harness.run(["-q", "--json", "--recover", room, "-c", "ls rooms"])
+        XCTAssertEqual(looked.status, 0, looked.stderr)
+        XCTAssertFalse(looked.stderr.contains("failed"), looked.stderr)
+        let rooms = try Harness.jsonArray(looked.stdout)
+        XCTAssertEqual(rooms.count, 1, "other.json was not opened: \(rooms)")
+        XCTAssertEqual(rooms.first?["name"] as? String, "Den")
+    }
+
     func testAnInteractiveStartAsksAndAYesReplays() throws {
         _ = try session(["label r1 kitchen", "rotate r1 90", "KILL"])
         let resumed = try session(["ANSWER:y", "history", "quit --force"])

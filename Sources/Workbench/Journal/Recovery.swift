@@ -141,6 +141,10 @@ struct JournalStart {
                 } else {
                     failedThen = false
                 }
+                // A command that failed in the session changed nothing there: it is not run again
+                // (run, it may succeed now: an `open` of a file made since, an `align` a Ctrl-C
+                // stopped, and every later handle shifts).
+                if failedThen { continue }
                 let location = ScriptLocation(source: found.path, line: item.line, column: 1)
                 guard let spec = replayer.command(named: name) else {
                     problems.append("\(location): '\(text)' was not replayed: this wb has no command '\(name)'")
@@ -154,12 +158,9 @@ struct JournalStart {
                 invocation.values = values.mapValues { Argument(text: $0, location: location) }
                 do {
                     try spec.run(&invocation)
-                    if failedThen { problems.append("\(location): '\(text)' failed in the session but not now") }
                 } catch {
-                    if !failedThen {
-                        let message = (error as? CommandFailure)?.message ?? (error as? ScriptError)?.message ?? "\(error)"
-                        problems.append("\(location): '\(text)' failed when replayed: \(message)")
-                    }
+                    let message = (error as? CommandFailure)?.message ?? (error as? ScriptError)?.message ?? "\(error)"
+                    problems.append("\(location): '\(text)' failed when replayed: \(message)")
                 }
             case .begin(let text):
                 replayer.session.beginGroup(text: text)
