@@ -280,6 +280,71 @@ final class SpaceSaveTests: XCTestCase {
         XCTAssertEqual(mapsAfter, mapsBefore, "world-map bytes are never altered")
     }
 
+    /// Another program (the SDK, a sync) changes an anchor while wb has the store open: wb's
+    /// save wrote its stale copy over it. Refused now, saying which file, unless --force; and
+    /// forced, its events are numbered after the log as it is on disk (a version was repeated).
+    func testAStoreChangedOnDiskIsNotOverwrittenUnasked() throws {
+        let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
+        guard FileManager.default.fileExists(atPath: sample + "/spaces") else {
+            throw XCTSkip("the sample Hyperbasis store is absent (../shared/samples is not beside this checkout)")
+        }
+        let store = try Harness.temporaryFolder(self).appendingPathComponent("store").path
+        try FileManager.default.copyItem(atPath: sample, toPath: store)
+        _ = try Harness.run(["-R", "u+w", store], executable: URL(fileURLWithPath: "/bin/chmod"))
+        let anchors = try FileManager.default.contentsOfDirectory(atPath: store + "/anchors").filter { $0.hasSuffix(".json") }.sorted()
+        let anchor = store + "/anchors/" + anchors[0]
+        /// Runs wb on the store with `before` typed, then changes the anchor's file as another
+        /// program would, then types `after`.
+        func session(_ before: String, _ after: String, change: () throws -> Void) throws -> (status: Int32, stderr: String) {
+            let process = Process()
+            process.executableURL = Harness.wb
+            process.arguments = ["-q", store]
+            let input = Pipe(), errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            input.fileHandleForWriting.write(Data((before + "\nls anchors\n").utf8))
+            Thread.sleep(forTimeInterval: 1.0)
+            try change()
+            input.fileHandleForWriting.write(Data((after + "\n").utf8))
+            try input.fileHandleForWriting.close()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: anchor))) as? [String: Any])
+        let (id, space) = (try XCTUnwrap(json["id"] as? String), try XCTUnwrap(json["spaceId"] as? String))
+        let handle = "a1"
+        let refused = try session("move \(handle) 1 0", "save") {
+            json["theirs"] = "kept"
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: anchor))
+        }
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("changed on disk since the store was opened (save --force"), refused.stderr)
+        XCTAssertTrue(try String(contentsOfFile: anchor, encoding: .utf8).contains("theirs"), "the other program's change stays")
+        // Another program appends an event of that anchor (version 90) while wb has the store open.
+        let log = store + "/events/" + space.uppercased() + "/events.jsonl"
+        let forced = try session("move \(handle) 1 0", "save --force") {
+            let existing = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let line = "{\"anchorId\":\"\(id)\",\"id\":\"E0000000-0000-4000-8000-000000000090\",\"spaceId\":\"\(space)\","
+                + "\"timestamp\":\"2025-12-03T16:05:00Z\",\"type\":\"updated\",\"version\":90}"
+            try (existing + (existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n") + line + "\n").write(toFile: log, atomically: false, encoding: .utf8)
+        }
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(try String(contentsOfFile: log, encoding: .utf8).contains("\"version\":91"), "numbered after the log on disk")
+        // Event versions of each anchor are distinct.
+        for log in try FileManager.default.subpathsOfDirectory(atPath: store + "/events").filter({ $0.hasSuffix(".jsonl") }) {
+            let lines = try String(contentsOfFile: store + "/events/" + log, encoding: .utf8).split(separator: "\n")
+            var seen = Set<String>()
+            for line in lines {
+                let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let key = "\(event["anchorId"] ?? "") \(event["version"] ?? "")"
+                XCTAssertTrue(seen.insert(key).inserted, "version repeated: \(key)")
+            }
+        }
+    }
+
     func testDryRunAndUndoLeaveTheStoreAlone() throws {
         let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
         guard FileManager.default.fileExists(atPath: sample + "/spaces") else {

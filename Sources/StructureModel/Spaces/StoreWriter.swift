@@ -45,6 +45,35 @@ extension HyperbasisStore {
     /// (wb does not choose between them), whose id or space id is not a UUID, whose file is
     /// named for another id, or whose event log has run out of version numbers; and any
     /// write that would land outside the store or through a symbolic link.
+    /// What another program changed on disk since `onDisk` was read, among what a save of
+    /// this store would write over or append to (a space or anchor record it rewrites, the
+    /// event log of an anchor it changes): the first such file, and the store as it is now.
+    /// A save that went ahead wrote wb's stale copies over the other program's changes, and
+    /// numbered its events after a version already taken.
+    public func changedOnDisk(since onDisk: HyperbasisStore) -> (file: String?, now: HyperbasisStore?) {
+        if isSingleFile {
+            guard let space = spaces.first, space != onDisk.spaces.first else { return (nil, nil) }
+            let now = (try? Self.loadSpaceFile(path)) ?? nil
+            return (now?.spaces.first == onDisk.spaces.first ? nil : path, now)
+        }
+        guard let now = try? Self.load(path) else { return (path, nil) }
+        func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool { a == b }
+        for (index, space) in spaces.enumerated() where onDisk.spaces.indices.contains(index) && onDisk.spaces[index] != space {
+            let then = onDisk.spaces[index]
+            if !same(now.spaces.first { $0.id.uppercased() == then.id.uppercased() }, then) { return (then.file, now) }
+        }
+        for (index, anchor) in anchors.enumerated() where onDisk.anchors.indices.contains(index) && onDisk.anchors[index] != anchor {
+            let then = onDisk.anchors[index]
+            if !same(now.anchors.first { $0.id.uppercased() == then.id.uppercased() }, then) { return (then.file, now) }
+            let log = now.events.first { $0.key.uppercased() == anchor.spaceId.uppercased() }?.value ?? []
+            let was = onDisk.events.first { $0.key.uppercased() == anchor.spaceId.uppercased() }?.value ?? []
+            if log.map(\.id) != was.map(\.id) {
+                return ((try? Self.eventLog(path, spaceId: anchor.spaceId)) ?? path, now)
+            }
+        }
+        return (nil, now)
+    }
+
     public func save(comparedWith onDisk: HyperbasisStore, now: Date, dryRun: Bool) throws(FileError) -> SaveResult {
         var result = SaveResult(store: self, written: [], events: 0)
         let stamp = HyperbasisDate.string(now)

@@ -436,9 +436,20 @@ extension Shell {
     func saveStores(force: Bool, at word: Argument) throws {
         for (position, entry) in session.workspace.stores.enumerated() where entry.isModified {
             _ = position
+            // Changed on disk by another program since wb read it: refused, as a RoomPlan file
+            // is, unless --force; forced, the events are numbered after the log as it is now.
+            var store = entry.store
+            let check = entry.store.changedOnDisk(since: entry.onDisk)
+            if let file = check.file {
+                guard force else {
+                    throw CommandFailure("cannot save \(entry.store.path): \(file) changed on disk since the store was opened "
+                                         + "(save --force to overwrite it anyway; nothing was written)", at: word)
+                }
+                if let now = check.now { store.events = now.events }
+            }
             let result: HyperbasisStore.SaveResult
             do {
-                result = try entry.store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun)
+                result = try store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun)
             } catch {
                 throw CommandFailure("cannot save \(entry.store.path): \(error.message)", at: word)
             }
