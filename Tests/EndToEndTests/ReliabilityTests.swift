@@ -248,6 +248,26 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try leftovers(), [])
     }
 
+    /// `save PATH` over another scan left that scan's names file beside it: reopened, the new
+    /// file's room took the old one's name. And `save other.wb.json` wrote a scan over another
+    /// scan's names file. The names file beside PATH is now replaced with this file's (empty
+    /// here), and a names file's name is refused as PATH.
+    func testSavingOverAnotherScanLeavesNoStrayNames() throws {
+        let other = folder.appendingPathComponent("other.json").path
+        try FileManager.default.copyItem(atPath: path, toPath: other)
+        XCTAssertEqual(try Harness.run(["-q", other, "-c", "name r1 Attic; save"]).status, 0)
+        XCTAssertEqual(try roomName(other).name, "Attic")
+        let over = try Harness.run(["-q", path, "-c", "move r1 1 0; save \(other)"])
+        XCTAssertEqual(over.status, 0, over.stderr)
+        XCTAssertNil(try roomName(other).name, "the old scan's name does not stay with the new one")
+        let names = folder.appendingPathComponent("other.wb.json").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: names))
+        let refused = try Harness.run(["-q", path, "-c", "save \(names)"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("is a names file's name"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: names)), before)
+    }
+
     // MARK: Item 18: file-size limits and stale temporary files
 
     func testAFileSizeLimitIsReportedAndLeavesNoTemporaryFile() throws {

@@ -199,8 +199,10 @@ extension Shell {
     /// Whether a save of `file` to `path` writes a sidecar beside it.
     func writesSidecar(_ file: WorkspaceFile, to path: String, sidecar: Sidecar? = nil) -> Bool {
         let sidecar = sidecar ?? Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        // A names file already beside the target (another scan's, saved over) is replaced, not
+        // left to name this file's rooms.
         return !file.names.isEmpty || !file.spaceLinks.isEmpty || !file.models.isEmpty || sidecar.hasLinks
-            || (file.hasSidecar && path == file.path)
+            || (file.hasSidecar && path == file.path) || (path != file.path && FileIO.isRegularFile(Sidecar.path(for: path)))
     }
 
     /// The names that go with the RoomPlan file at `path` as it is on disk now, with its
@@ -338,6 +340,11 @@ extension Shell {
                     let file = try invocation.positional(1).map { try shell.fileArgument($0) }
                         ?? shell.soleFile(naming: "save PATH NAME", at: target)
                     let samePlace = target.text == file.path
+                    // A scan written under a names file's name would be taken for one.
+                    guard !target.text.hasSuffix(".wb.json") else {
+                        throw CommandFailure("\(target.text) is a names file's name (NAME.wb.json goes with NAME.json): give another PATH",
+                                             at: target)
+                    }
                     // A copy never lands on another open file (or its names file), as an export never does.
                     if !samePlace { try shell.checkNotOpen(target, by: "a copy", except: file.id) }
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
