@@ -161,6 +161,22 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(rooms.first?["name"] as? String, "Den")
     }
 
+    /// A save that writes the file while the session goes on editing it (inside a script that
+    /// edits on): a replay from the files as the journal began is no longer possible. wb says
+    /// so at the save, and recovery gives that reason (it said "changed on disk"). A copy
+    /// saved elsewhere changes nothing for the journal.
+    func testASaveLeavingEditsIsSaidAtOnce() throws {
+        let copy = folder.appendingPathComponent("copy.json").path
+        let script = folder.appendingPathComponent("fix.wb").path
+        try "move r1 1 0\nsave\nname r1 Den\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let killed = try session(["label r1 bedroom", "save \(copy)", "source \(script)", "KILL"])
+        XCTAssertFalse(killed.out.components(separatedBy: "source")[0].contains("crash journal cannot"), "a copy elsewhere: \(killed.out)")
+        XCTAssertTrue(killed.out.contains("after this save the crash journal cannot bring back"), killed.out)
+        let recovered = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertEqual(recovered.status, 1)
+        XCTAssertTrue(recovered.stderr.contains("a save wrote files while other edits stayed unsaved"), recovered.stderr)
+    }
+
     func testAnInteractiveStartAsksAndAYesReplays() throws {
         _ = try session(["label r1 kitchen", "rotate r1 90", "KILL"])
         let resumed = try session(["ANSWER:y", "history", "quit --force"])

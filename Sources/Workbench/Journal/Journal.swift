@@ -141,6 +141,17 @@ final class Journal {
         unreplayable = false
     }
 
+    /// A save that wrote files while edits stayed unsaved (a file saved alone with `save PATH
+    /// NAME`, a save inside a script that edits on): a replay starts from the files as the
+    /// journal began, and one of them is no longer that. Recovery then refuses, saying why.
+    /// Returns whether this is news (the first such save since the journal began).
+    func noteSaveLeavingEdits() -> Bool {
+        guard !unreplayable else { return false }
+        unreplayable = true
+        append(JournalEntry.unreplayable("a save wrote files while other edits stayed unsaved").json)
+        return true
+    }
+
     /// After a recorded command: notes when it undid or redid a step from before the last
     /// save, which a replay from the saved files cannot do. Recovery then refuses the
     /// journal, saying why, rather than rebuild something else.

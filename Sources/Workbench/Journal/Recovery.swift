@@ -99,6 +99,13 @@ struct JournalStart {
 
     /// Why `found` cannot be replayed onto `shell`'s session as it was opened, or nil.
     static func mismatch(_ found: FoundJournal, shell: Shell) -> String? {
+        // What the session did that no replay can redo is the reason to give first (a save that
+        // left edits unsaved also changed a file on disk, which would be said instead).
+        for item in found.entries {
+            if case .unreplayable(let why) = item.entry {
+                return "\(why), which a replay from the saved files cannot do (line \(item.line) of the journal)"
+            }
+        }
         let now = JournalHeader(shell: shell)
         let then = found.header
         if now.sources.map(\.path) != then.sources.map(\.path) {
@@ -112,9 +119,6 @@ struct JournalStart {
                 + "closed before its last save)"
         }
         for item in found.entries {
-            if case .unreplayable(let why) = item.entry {
-                return "\(why), which a replay from the saved files cannot do (line \(item.line) of the journal)"
-            }
             guard case .opened(let path, let digest) = item.entry else { continue }
             let current = (try? FileIO.read(path)).map(ContentDigest.init)
             if current != digest { return "\(path), which the session opened, changed on disk since" }

@@ -195,7 +195,19 @@ public final class Shell {
                                  + "a batch fixes a file whole or not at all", at: invocation.name)
         }
         guard let journal, Journal.records(spec.name) else {
+            let stamps = session.files.map(\.stamp), stores = session.workspace.stores.map(\.isModified)
             try spec.run(&invocation)
+            // A save that wrote an open file (or store) in place and leaves edits unsaved, or is
+            // inside a script that goes on: the journal can no longer replay the session from
+            // the files on disk. Said now, not found out after a crash. (A copy saved elsewhere
+            // changes no file the journal starts from.)
+            let wroteInPlace = session.files.map(\.stamp) != stamps || session.workspace.stores.map(\.isModified) != stores
+            if let journal, wroteInPlace, session.hasUnsavedChanges || !groupTexts.isEmpty, journal.noteSaveLeavingEdits() {
+                let unsaved = session.files.filter(\.isModified).map(\.name)
+                warn("after this save the crash journal cannot bring back "
+                     + (unsaved.isEmpty ? "edits made after it" : "the unsaved edits of " + unsaved.joined(separator: ", "))
+                     + " if wb is killed: save them too")
+            }
             return
         }
         journal.record(invocation, spec: spec)
