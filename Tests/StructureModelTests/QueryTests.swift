@@ -59,6 +59,21 @@ final class QueryTests: XCTestCase {
         XCTAssertEqual(try count("width>1m"), try count("width > 1m"), "operators need no blanks")
         let doors = try find(workspace, .door, "open = true")
         XCTAssertTrue(doors.allSatisfy { $0.isOpen == true })
+        // What is shown is what matches: a height the file writes as 0.45 is 0.449999988 as
+        // RoomPlan's 32-bit number, and failed `height = 0.45m` (passing `height < 0.45m`).
+        var exact = Workspace()
+        var room = building.captures[0].room
+        room.objects[0].dimensions.y = 0.45
+        exact.add(path: "r.json", document: .room(room), stamp: nil, diagnostics: [])
+        let first = room.objects[0].identifier
+        func has(_ expression: String) throws -> Bool { try find(exact, .object, expression).contains { $0.identifier == first } }
+        XCTAssertTrue(try has("height = 0.45m"))
+        XCTAssertTrue(try has("height >= 45cm"))
+        XCTAssertTrue(try has("height <= 0.45m"))
+        XCTAssertFalse(try has("height < 0.45m"))
+        XCTAssertFalse(try has("height > 0.45m"))
+        XCTAssertFalse(try has("height != 0.45m"))
+        XCTAssertFalse(try has("height = 0.4501m"), "a tenth of a millimetre is still a difference")
     }
 
     func testErrorsPointAtTheWrongPart() {

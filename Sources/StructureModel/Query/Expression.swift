@@ -283,14 +283,18 @@ struct QueryParser {
     private func comparison(field: QueryToken, op: QueryToken, value: QueryToken) throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         let (name, type) = try fieldType(field)
         let o = op.text
+        // RoomPlan's numbers are 32-bit: a height the file writes as 0.45 is 0.449999988 once
+        // read, and failed `height = 0.45m` (and passed `height < 0.45m`). Numbers within a
+        // millionth of each other (relative; Float keeps about seven digits) are equal.
         @Sendable func ordered(_ a: Double, _ b: Double) -> Bool {
+            let tolerance = max(1e-9, 1e-6 * max(abs(a), abs(b)))
             switch o {
-            case "=": return abs(a - b) < 1e-9
-            case "!=": return abs(a - b) >= 1e-9
-            case "<": return a < b
-            case "<=": return a <= b
-            case ">": return a > b
-            default: return a >= b
+            case "=": return abs(a - b) <= tolerance
+            case "!=": return abs(a - b) > tolerance
+            case "<": return a < b - tolerance
+            case "<=": return a <= b + tolerance
+            case ">": return a > b + tolerance
+            default: return a >= b - tolerance
             }
         }
         func bad(_ message: String) -> QueryError { QueryError(message: message, word: value.word, offset: value.offset) }
