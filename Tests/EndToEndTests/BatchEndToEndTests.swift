@@ -57,6 +57,20 @@ final class BatchEndToEndTests: XCTestCase {
     /// A line of the list that is not UTF-8 is named as such, with its line number, and the
     /// rest of the list runs: it was reported as "no such file", under a name with the
     /// bytes replaced, which no file has.
+    /// A script that saved and then failed: the file was written, and the batch said only
+    /// "failed", so a rerun of the failed files applied the fix twice. Now its JSON line has
+    /// `written` and its error says what a rerun would do.
+    func testAFileFailedAfterItsSaveSaysItWasWritten() throws {
+        let paths = try rooms(1)
+        let result = try Harness.run(["--each", "--json", "-c", "move r1 1 0", "-c", "save", "-c", "ls rooms where widht > 1m", paths[0]])
+        XCTAssertEqual(result.status, 1)
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").first.map(String.init))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(json["status"] as? String, "failed")
+        XCTAssertEqual(json["written"] as? Int, 1)
+        XCTAssertTrue((json["error"] as? String)?.contains("after writing 1 file: a rerun applies what it wrote again") == true, line)
+    }
+
     func testAListLineThatIsNotUTF8IsSaidToBeOne() throws {
         let paths = try rooms(2)
         let list = folder.appendingPathComponent("list.txt")

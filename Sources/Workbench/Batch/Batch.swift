@@ -144,9 +144,16 @@ struct Batch {
             }
         }
         let kind: BatchOutcome.Status = status != 0 ? .failed : shell.filesWritten > 0 ? .changed : .unchanged
+        // A script that saved and then failed did write: said, lest a rerun of the "failed" files
+        // apply the fix twice.
+        let written = shell.filesWritten
+        let error = status != 0
+            ? (shell.firstError ?? "\(path): failed")
+                + (written > 0 ? " (after writing \(written) file\(written == 1 ? "" : "s"): a rerun applies what it wrote again)" : "")
+            : nil
         return BatchOutcome(position: position, path: path, status: kind, changes: shell.session.revision,
-                            error: status != 0 ? shell.firstError ?? "\(path): failed" : nil, seconds: clock.seconds,
-                            unsaved: shell.session.hasUnsavedChanges, chunks: sink.chunks)
+                            error: error, seconds: clock.seconds,
+                            unsaved: shell.session.hasUnsavedChanges, written: written, chunks: sink.chunks)
     }
 
     /// A file's output, whole: what its script printed (with --json, inside the file's JSON
@@ -212,6 +219,8 @@ struct BatchOutcome: Sendable {
     var error: String?
     var seconds: Double
     var unsaved: Bool
+    /// Files the script wrote (a failed one may have saved before it failed).
+    var written = 0
     var chunks: [Chunk]
 
     var jsonLine: String {
@@ -221,6 +230,7 @@ struct BatchOutcome: Sendable {
         let printed = chunks.filter { !$0.isError }.map(\.text).joined()
         if !printed.isEmpty { line += "," + jsonPair("output", printed) }
         if unsaved { line += ",\"unsaved\":true" }
+        if written > 0 { line += ",\"written\":\(written)" }
         return line + "}"
     }
 
