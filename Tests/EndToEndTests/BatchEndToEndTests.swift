@@ -71,6 +71,31 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertTrue((json["error"] as? String)?.contains("after writing 1 file: a rerun applies what it wrote again") == true, line)
     }
 
+    /// One file named three ways is fixed once (it was moved once per spelling, and with
+    /// --jobs as often as the timing fell); the repeats are reported as failed.
+    func testOneFileNamedTwiceIsFixedOnce() throws {
+        let path = try rooms(1)[0]
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        func x() throws -> Double {
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            let walls = try XCTUnwrap(json["walls"] as? [[String: Any]])
+            return try XCTUnwrap((walls[0]["transform"] as? [NSNumber])?[12].doubleValue)
+        }
+        let before = try x()
+        for jobs in ["1", "3"] {
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            let result = try Harness.run(["--each", "--jobs", jobs, "-q", "-c", "move r1 1 0", "-c", "save", name, "./" + name, path],
+                                         in: folder)
+            XCTAssertEqual(result.status, 1, result.stderr)
+            for repeated in ["./" + name, path] {
+                XCTAssertTrue(result.stderr.contains("\(repeated) is the same file as path 1 of the batch: not run on it again"), result.stderr)
+            }
+            XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+        }
+        // Moved twice in all (once a run), not six times.
+        XCTAssertEqual(try x() - before, 2, accuracy: 1e-3)
+    }
+
     func testAListLineThatIsNotUTF8IsSaidToBeOne() throws {
         let paths = try rooms(2)
         let list = folder.appendingPathComponent("list.txt")

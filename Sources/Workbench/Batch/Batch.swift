@@ -63,10 +63,15 @@ struct Batch {
         let list = invocation.filesFrom ?? ""
         for _ in 0..<(total == 0 ? 0 : jobs) {
             let thread = Thread {
-                while let (position, path, notUTF8Line) = queue.nextPath() {
-                    if let line = notUTF8Line {
+                while let (position, path, refusal) = queue.nextPath() {
+                    switch refusal {
+                    case .notUTF8(let line)?:
                         queue.deliver(Batch.refuseNotUTF8(path: path, position: position, list: list, line: line))
-                    } else {
+                    case .duplicate(let first)?:
+                        queue.deliver(Batch.refuse(path: path, position: position,
+                                                   "\(path.escapingControls) is the same file as path \(first) of the batch: "
+                                                   + "not run on it again"))
+                    case nil:
                         queue.deliver(Batch.runOne(path: path, position: position, plan: plan))
                     }
                 }
@@ -110,8 +115,13 @@ struct Batch {
     /// everything it touches is its own, or the plan, which no one changes.
     /// A line of the list that is not UTF-8: a failed file, said so, nothing opened.
     static func refuseNotUTF8(path shown: String, position: Int, list: String, line: Int) -> BatchOutcome {
-        let message = "--files-from \(list.escapingControls) line \(line) (\(shown.escapingControls)) is not UTF-8: wb takes file names as UTF-8 "
-            + "(rename the file, for example with convmv)"
+        refuse(path: shown, position: position,
+               "--files-from \(list.escapingControls) line \(line) (\(shown.escapingControls)) is not UTF-8: wb takes file names as UTF-8 "
+               + "(rename the file, for example with convmv)")
+    }
+
+    /// A path reported as failed, nothing opened.
+    static func refuse(path shown: String, position: Int, _ message: String) -> BatchOutcome {
         let sink = CapturedOutput(isTerminal: false, colorsErrors: false)
         sink.writeError("wb: \(message)\n")
         return BatchOutcome(position: position, path: shown, status: .failed, changes: 0, error: message, seconds: 0,
@@ -318,7 +328,7 @@ final class BatchQueue: @unchecked Sendable {
         self.pending = max(1, pending)
     }
 
-    func nextPath() -> (Int, String, Int?)? {
+    func nextPath() -> (Int, String, PathSource.Refusal?)? {
         condition.lock()
         defer { condition.unlock() }
         return source.next()

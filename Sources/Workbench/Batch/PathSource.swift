@@ -38,15 +38,45 @@ final class PathSource {
     }
 
     /// The next path of this shard and its position in the whole list, or nil at the end.
-    /// `notUTF8Line`, when set, is the list's line that was not UTF-8: `path` then shows it,
-    /// each byte that is not UTF-8 as `?`, and names no file (it is to be reported, not opened).
-    func next() -> (position: Int, path: String, notUTF8Line: Int?)? {
+    /// `refusal`, when set, says why the path is reported, not opened: a list line that is not
+    /// UTF-8 (`path` then shows it, each byte that is not UTF-8 as `?`), or a file named before.
+    func next() -> (position: Int, path: String, refusal: Refusal?)? {
         while let (path, notUTF8) = nextOfAll() {
             position += 1
-            if shard?.keeps(position) ?? true { return (position, path, notUTF8 ? line : nil) }
+            guard shard?.keeps(position) ?? true else { continue }
+            if notUTF8 { return (position, path, .notUTF8(line: line)) }
+            // One file named twice (`f.json ./f.json /abs/f.json`) is fixed once: run again, the
+            // script applied its fix twice (and with --jobs, as often as the timing fell).
+            // By the path with links, `.` and `..` resolved: not by inode, which an atomic save
+            // of the first changes before the second is read.
+            // Kept as a 64-bit hash (FNV-1a) and a position, so that memory stays small per
+            // file: a million paths, about 30 MB.
+            if let pointer = realpath(path, nil) {
+                var hash: UInt64 = 0xcbf29ce484222325
+                var byte = pointer
+                while byte.pointee != 0 {
+                    hash = (hash ^ UInt64(UInt8(bitPattern: byte.pointee))) &* 0x100000001b3
+                    byte += 1
+                }
+                free(pointer)
+                if let first = seen[hash] { return (position, path, .duplicate(of: first)) }
+                seen[hash] = position
+            }
+            return (position, path, nil)
         }
         return nil
     }
+
+    /// Why a path is reported rather than opened.
+    enum Refusal {
+        /// A line of the list that is not UTF-8.
+        case notUTF8(line: Int)
+        /// The same file as an earlier path (its position in the batch).
+        case duplicate(of: Int)
+    }
+
+    /// Files handed out so far: a hash of the resolved path, and its position.
+    private var seen: [UInt64: Int] = [:]
 
     /// The list's lines read so far (blank ones too).
     private var line = 0
