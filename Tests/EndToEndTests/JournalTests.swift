@@ -12,9 +12,10 @@ final class JournalTests: XCTestCase {
 
     wb, room, history = sys.argv[1:4]
     steps = json.loads(sys.argv[4])
+    flags = json.loads(sys.argv[5]) if len(sys.argv) > 5 else []
     pid, fd = pty.fork()
     if pid == 0:
-        os.execve(wb, [wb, room], dict(os.environ, TERM="xterm", WB_HISTORY=history, NO_COLOR="1"))
+        os.execve(wb, [wb] + flags + [room], dict(os.environ, TERM="xterm", WB_HISTORY=history, NO_COLOR="1"))
     out = b""
     prompt = re.compile(rb"wb [^\r\n]*> ")
 
@@ -96,9 +97,10 @@ final class JournalTests: XCTestCase {
         journal = folder.appendingPathComponent(".room.json.wb-journal").path
     }
 
-    private func session(_ steps: [String]) throws -> (out: String, status: Any?) {
+    private func session(_ steps: [String], flags: [String] = []) throws -> (out: String, status: Any?) {
         let encoded = String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
-        let result = try Harness.run(["-c", Self.driver, Harness.wb.path, room, folder.appendingPathComponent("history").path, encoded],
+        let extra = String(decoding: try JSONSerialization.data(withJSONObject: flags), as: UTF8.self)
+        let result = try Harness.run(["-c", Self.driver, Harness.wb.path, room, folder.appendingPathComponent("history").path, encoded, extra],
                                      executable: URL(fileURLWithPath: "/usr/bin/python3"))
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -175,6 +177,15 @@ final class JournalTests: XCTestCase {
         let recovered = try Harness.run(["-q", "--recover", room, "-c", "history"])
         XCTAssertEqual(recovered.status, 1)
         XCTAssertTrue(recovered.stderr.contains("a save wrote files while other edits stayed unsaved"), recovered.stderr)
+    }
+
+    /// `--dry-run` writes no file: a journal neither (one appeared beside the scan at the first edit).
+    func testADryRunKeepsNoJournal() throws {
+        let killed = try session(["move r1 1 0", "KILL"], flags: ["--dry-run"])
+        XCTAssertTrue(killed.out.contains("r1 moved"), killed.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
+        _ = try session(["move r1 1 0", "KILL"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "without --dry-run there is one")
     }
 
     func testAnInteractiveStartAsksAndAYesReplays() throws {

@@ -20,7 +20,8 @@ struct JournalStart {
         var start = JournalStart()
         guard let first = paths.first else { return start }
         let path = Journal.path(for: first)
-        var createsJournal = interactive
+        // --dry-run writes no file, a journal neither.
+        var createsJournal = interactive && !shell.options.dryRun
         switch FoundJournal.look(at: path) {
         case .none:
             if recover { shell.inform("nothing to recover: there is no journal \(path)") }
