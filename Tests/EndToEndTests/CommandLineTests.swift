@@ -35,6 +35,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(changes.contains { $0["element"] as? String == "r1" && ($0["change"] as? String)?.contains("\"Den\"") == true }, diff.stdout)
         XCTAssertTrue(changes.contains { ($0["element"] as? String)?.hasPrefix("w") == true }, "the moved walls: \(diff.stdout)")
         XCTAssertTrue(changes.allSatisfy { $0["file"] as? String == "room" })
+        // A merge result is new, not unreadable: the other files' changes are still listed.
+        let merged = try Harness.run(["-q", room, "-c", "move r1 1 0", "-c", "merge --into m", "-c", "diff --json"])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let listed = try Harness.jsonArray(merged.stdout)
+        XCTAssertTrue(listed.contains { $0["file"] as? String == "room" && ($0["element"] as? String)?.hasPrefix("w") == true }, merged.stdout)
+        XCTAssertTrue(listed.contains { $0["file"] as? String == "m" && ($0["change"] as? String)?.hasPrefix("new, not saved yet") == true },
+                      merged.stdout)
     }
 
     func testAnArgumentThatIsNotUTF8IsSaidToBeSo() throws {

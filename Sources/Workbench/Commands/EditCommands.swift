@@ -390,6 +390,12 @@ extension Shell {
         // (file, element, what changed), in the order the text lists them.
         var changes: [(String, String, String)] = []
         for file in files {
+            // A document wb made (a merge result) is on no disk: it is new, not unreadable (diff
+            // failed outright and showed the other files' changes not at all).
+            if file.stamp == nil && !FileIO.isRegularFile(file.path) {
+                changes.append((file.name, "(whole file)", "new, not saved yet (save writes \(file.path))"))
+                continue
+            }
             let onDisk: RoomPlanDocument
             do {
                 onDisk = try RoomPlanCodec.decode(try FileIO.read(file.path))
