@@ -254,6 +254,17 @@ final class USDExportTests: XCTestCase {
         let text = try String(contentsOfFile: usda, encoding: .utf8)
         XCTAssertTrue(text.contains(#"displayName = "Küche \"A\" <b> & 'c' \\ 1""#), "the name kept, escaped")
 
+        // A wall of no height is left out, said, and not counted in what was written.
+        let flat = folder.appendingPathComponent("flat-wall.json").path
+        guard case .room(var walled) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: room)))) else { return XCTFail() }
+        let walls = walled.walls.count
+        walled.walls[1].dimensions.y = 0
+        try Data(RoomPlanCodec.encode(.room(walled))).write(to: URL(fileURLWithPath: flat))
+        let omitted = try Harness.run([flat, "-c", "export usda \(folder.appendingPathComponent("flat.usda").path)"])
+        XCTAssertEqual(omitted.status, 0, omitted.stderr)
+        XCTAssertTrue(omitted.stderr.contains("w2: a wall with no area (a size of 0); left out"), omitted.stderr)
+        XCTAssertTrue(omitted.stderr.contains(" \(walls - 1) walls,"), omitted.stderr)
+
         let dry = try Harness.run([room, "--dry-run", "-c", "export usdz \(folder.appendingPathComponent("dry.usdz").path)"])
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stderr.contains("would write") && dry.stderr.contains("bytes"), dry.stderr)

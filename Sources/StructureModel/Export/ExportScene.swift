@@ -148,8 +148,12 @@ public struct ExportScene: Sendable {
     }
 
     /// "2 stories, 5 rooms, 31 walls, 6 doors, …" for messages.
-    public var summary: String {
-        let counts = self.counts
+    public var summary: String { summary(leavingOut: [:]) }
+
+    /// The summary of what was written when an export left some elements out (no area).
+    public func summary(leavingOut omitted: [ElementKind: Int]) -> String {
+        var counts = self.counts
+        for (kind, n) in omitted { counts[kind, default: 0] -= n }
         var parts = ["\(stories.count) stor\(stories.count == 1 ? "y" : "ies")"]
         for kind in [ElementKind.room, .wall, .door, .window, .opening, .floor, .object] {
             let n = counts[kind] ?? 0

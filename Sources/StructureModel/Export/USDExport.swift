@@ -6,6 +6,8 @@ public enum USDExport {
         public var warnings: [String]
         /// The files in the package (the root layer first); one for a .usda.
         public var files: [String]
+        /// Elements left out (no area), by kind: the summary counts what was written.
+        public var omitted: [ElementKind: Int] = [:]
     }
 
     /// A text layer. `modelPath` gives the asset path written for each attached model (a
@@ -16,7 +18,7 @@ public enum USDExport {
         for model in options.models.values { paths[model.path] = modelPath(model) }
         var writer = USDWriter(scene: scene, options: options, modelPaths: paths, progress: progress)
         let bytes = writer.write()
-        return Result(bytes: bytes, warnings: writer.warnings, files: [layerName(scene)])
+        return Result(bytes: bytes, warnings: writer.warnings, files: [layerName(scene)], omitted: writer.omitted)
     }
 
     /// A USDZ package: the layer first, then each attached model (whole, as a package
@@ -46,7 +48,7 @@ public enum USDExport {
         let root = layerName(scene)
         entries.insert(USDZPackage.Entry(name: root, data: layer), at: 0)
         let bytes = try USDZPackage.archive(entries)
-        return Result(bytes: bytes, warnings: writer.warnings, files: entries.map(\.name))
+        return Result(bytes: bytes, warnings: writer.warnings, files: entries.map(\.name), omitted: writer.omitted)
     }
 
     /// The root layer's name inside a package: the root prim's name.

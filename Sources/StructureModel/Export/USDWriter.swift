@@ -31,6 +31,8 @@ struct USDWriter {
     let modelPaths: [String: String]
     var text: USDText
     var warnings: [String] = []
+    /// Elements left out for having no area, by kind.
+    var omitted: [ElementKind: Int] = [:]
     private var rootName = ""
     private var done = 0
     private let progress: ((Int) -> Void)?
@@ -276,6 +278,7 @@ struct USDWriter {
         }
         if mesh.isEmpty {
             warnings.append("\(element.handle): a \(category) with no area (\(element.kind == .floor ? "no polygon" : "a size of 0")); left out")
+            omitted[element.kind, default: 0] += 1
             return
         }
         text.line("def Mesh \"\(name)\" (")
