@@ -283,7 +283,8 @@ final class SpaceSaveTests: XCTestCase {
     /// Another program (the SDK, a sync) changes an anchor while wb has the store open: wb's
     /// save wrote its stale copy over it. Refused now, saying which file, unless --force; and
     /// forced, its events are numbered after the log as it is on disk (a version was repeated).
-    func testAStoreChangedOnDiskIsNotOverwrittenUnasked() throws {
+    /// A writable copy of the sample store (skipped, saying why, when the samples are absent).
+    private func writableSampleStore() throws -> String {
         let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
         guard FileManager.default.fileExists(atPath: sample + "/spaces") else {
             throw XCTSkip("the sample Hyperbasis store is absent (../shared/samples is not beside this checkout)")
@@ -291,6 +292,11 @@ final class SpaceSaveTests: XCTestCase {
         let store = try Harness.temporaryFolder(self).appendingPathComponent("store").path
         try FileManager.default.copyItem(atPath: sample, toPath: store)
         _ = try Harness.run(["-R", "u+w", store], executable: URL(fileURLWithPath: "/bin/chmod"))
+        return store
+    }
+
+    func testAStoreChangedOnDiskIsNotOverwrittenUnasked() throws {
+        let store = try writableSampleStore()
         let anchors = try FileManager.default.contentsOfDirectory(atPath: store + "/anchors").filter { $0.hasSuffix(".json") }.sorted()
         let anchor = store + "/anchors/" + anchors[0]
         /// Runs wb on the store with `before` typed, then changes the anchor's file as another
@@ -346,13 +352,7 @@ final class SpaceSaveTests: XCTestCase {
     }
 
     func testDryRunAndUndoLeaveTheStoreAlone() throws {
-        let sample = Harness.samples.deletingLastPathComponent().appendingPathComponent("hyperbasis/store").path
-        guard FileManager.default.fileExists(atPath: sample + "/spaces") else {
-            throw XCTSkip("the sample Hyperbasis store is absent (../shared/samples is not beside this checkout)")
-        }
-        let store = try Harness.temporaryFolder(self).appendingPathComponent("store").path
-        try FileManager.default.copyItem(atPath: sample, toPath: store)
-        _ = try Harness.run(["-R", "u+w", store], executable: URL(fileURLWithPath: "/bin/chmod"))
+        let store = try writableSampleStore()
         func snapshot() throws -> [String: Data] {
             var files: [String: Data] = [:]
             for path in FileManager.default.enumerator(atPath: store)!.compactMap({ $0 as? String }) where !path.hasSuffix("/") {
