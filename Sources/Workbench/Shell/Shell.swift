@@ -195,6 +195,12 @@ public final class Shell {
                                  + "a batch fixes a file whole or not at all", at: invocation.name)
         }
         guard let journal, Journal.records(spec.name) else {
+            // Only a command that writes files, and only with a journal, is watched (not every
+            // `ls` of a long script).
+            guard let journal, spec.writesFiles else {
+                try spec.run(&invocation)
+                return
+            }
             let stamps = session.files.map(\.stamp), stores = session.workspace.stores.map(\.isModified)
             try spec.run(&invocation)
             // A save that wrote an open file (or store) in place and leaves edits unsaved, or is
@@ -202,7 +208,7 @@ public final class Shell {
             // the files on disk. Said now, not found out after a crash. (A copy saved elsewhere
             // changes no file the journal starts from.)
             let wroteInPlace = session.files.map(\.stamp) != stamps || session.workspace.stores.map(\.isModified) != stores
-            if let journal, wroteInPlace, session.hasUnsavedChanges || !groupTexts.isEmpty, journal.noteSaveLeavingEdits() {
+            if wroteInPlace, session.hasUnsavedChanges || !groupTexts.isEmpty, journal.noteSaveLeavingEdits() {
                 let unsaved = session.files.filter(\.isModified).map(\.name)
                 warn("after this save the crash journal cannot bring back "
                      + (unsaved.isEmpty ? "edits made after it" : "the unsaved edits of " + unsaved.joined(separator: ", "))
