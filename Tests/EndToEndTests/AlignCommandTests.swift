@@ -260,6 +260,11 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(apart.status, 0, apart.stderr)
         XCTAssertTrue(apart.stderr.contains("r2 was not placed: no place beside the others is certain enough"), apart.stderr)
         XCTAssertFalse(apart.stderr.contains("the first room"), apart.stderr)
+        // A merge result holds copies of the open rooms, and is no structure to place them beside:
+        // the first room stays the one that does not move (both were left as "not placed").
+        let merged = try Harness.run([flat, living, "-c", "merge", "-c", "align --all auto"])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        XCTAssertTrue(merged.stderr.contains("warning: r2 was not placed"), merged.stderr)
     }
 
     /// Room files exported from one session are already where they belong: `align --all auto`

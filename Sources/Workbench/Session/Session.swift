@@ -189,9 +189,11 @@ public struct Session: Sendable {
         // The rooms of open structures stay where they are; only when none is open does the
         // first file (a structure open with room files of a second visit kept the first of
         // those in its own scan's frame, 4.5 m off, unsaid).
-        let structures = workspace.files.filter(\.isStructure)
-        for file in structures { file.rooms.forEach(add) }
-        if structures.isEmpty, let first = workspace.files.first { first.rooms.forEach(add) }
+        // (A merge result's rooms are copies of open room files: it keeps the first one the anchor.)
+        for file in workspace.files where file.isStructure { file.rooms.forEach(add) }
+        if !workspace.files.contains(where: { $0.isStructure && !$0.madeByMerge }), let first = workspace.files.first {
+            first.rooms.forEach(add)
+        }
         keptInPlace.forEach(add)
         for entry in undoStack { entry.placed.forEach(add) }
         return result
