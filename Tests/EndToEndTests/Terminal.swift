@@ -22,14 +22,18 @@ enum Terminal {
         var keys: String
         /// Text to wait for after the keys (up to 60 s); nil: a short pause.
         var wait: String?
+        /// Whether keys that end a line also wait for the next prompt (false: a step that
+        /// leaves wb busy on purpose, such as a pager that never ends).
+        var thenPrompt: Bool
 
-        init(_ keys: String, _ wait: String? = nil) {
+        init(_ keys: String, _ wait: String? = nil, thenPrompt: Bool = true) {
             self.keys = keys
             self.wait = wait
+            self.thenPrompt = thenPrompt
         }
     }
 
-    /// argv[1] wb, then JSON: the arguments, extra environment, [keys, wait] steps, and
+    /// argv[1] wb, then JSON: the arguments, extra environment, [keys, wait, then prompt] steps, and
     /// {columns, rows, prompt}. With a prompt, a step whose keys end a line (Enter, Ctrl-C)
     /// also waits for the next prompt: keys typed before libedit is reading again race with
     /// its switch to raw mode. Prints JSON: the output, the exit status, what went wrong.
@@ -47,10 +51,12 @@ enum Terminal {
         env = {k: v for k, v in env.items() if v is not None}
         os.execve(wb, [wb] + args, env)
     out = b""
+    closed = False
+    started = time.time()
     def pump(until, timeout):
-        global out
+        global out, closed
         end = time.time() + timeout
-        while time.time() < end:
+        while time.time() < end and not closed:
             if until is not None and until in out:
                 return True
             r, _, _ = select.select([fd], [], [], 0.05)
@@ -58,19 +64,27 @@ enum Terminal {
                 try:
                     chunk = os.read(fd, 65536)
                 except OSError:
-                    return until is None
+                    chunk = b""
                 if not chunk:
-                    return until is None
+                    closed = True
+                    break
                 out += chunk
         return until is None or until in out
     prompt = shape.get("prompt")
     problem = None
     if prompt is not None and not pump(prompt.encode(), 20.0):
-        problem = "no prompt within 20 s"
+        if closed:
+            problem = "wb closed the terminal after %.1f s without a prompt" % (time.time() - started)
+        else:
+            problem = "no prompt within 20 s"
         steps = []
-    for keys, wait in steps:
+    for keys, wait, then_prompt in steps:
         prompts = out.count(prompt.encode()) if prompt else 0
-        os.write(fd, keys.encode("utf-8"))
+        try:
+            os.write(fd, keys.encode("utf-8"))
+        except OSError:
+            problem = "wb closed the terminal before %r" % keys
+            break
         if wait is not None:
             if not pump(wait.encode("utf-8"), 60.0):
                 problem = "timed out waiting for %r after %r" % (wait, keys)
@@ -78,14 +92,16 @@ enum Terminal {
         else:
             time.sleep(0.3)
             pump(None, 0.2)
-        if prompt and (keys.endswith("\r") or keys == "\x03"):
+        if prompt and then_prompt and (keys.endswith("\r") or keys == "\x03"):
             end = time.time() + 15
-            while out.count(prompt.encode()) <= prompts and time.time() < end:
+            while out.count(prompt.encode()) <= prompts and time.time() < end and not closed:
                 pump(None, 0.05)
     status = None
     end = time.time() + 30
     while time.time() < end:
         pump(None, 0.2)
+        if closed:
+            time.sleep(0.02)
         done, code = os.waitpid(pid, os.WNOHANG)
         if done:
             status = os.WEXITSTATUS(code) if os.WIFEXITED(code) else -1
@@ -94,6 +110,8 @@ enum Terminal {
         os.kill(pid, 9)
         os.waitpid(pid, 0)
         problem = problem or "wb did not exit within 30 s of the last key"
+    elif problem is not None and "prompt" in problem:
+        problem += " (exit status %s)" % status
     print(json.dumps({"out": out.decode("utf-8", "replace"), "status": status, "problem": problem}))
     """#
 
@@ -113,7 +131,7 @@ enum Terminal {
         if let prompt { shape["prompt"] = prompt }
         let result = try Harness.run(["-c", driver, Harness.wb.path, try json(arguments),
                                       try json(environment.mapValues { $0 as Any? ?? NSNull() }),
-                                      try json(steps.map { [$0.keys, $0.wait as Any? ?? NSNull()] }), try json(shape)],
+                                      try json(steps.map { [$0.keys, $0.wait as Any? ?? NSNull(), $0.thenPrompt] }), try json(shape)],
                                      executable: URL(fileURLWithPath: "/usr/bin/python3"))
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],

@@ -132,7 +132,7 @@ final class TerminalOutputTests: XCTestCase {
         let stuck = try Terminal.run(["-q", home], environment: ["PAGER": "cat > /dev/null; echo PAGER-WAITING; sleep 60"],
                                      columns: 120, prompt: "wb structure> ",
                                      steps: [
-                                        .init("ls walls\r", "PAGER-WAITING"),
+                                        .init("ls walls\r", "PAGER-WAITING", thenPrompt: false),
                                         .init("\u{03}"),
                                         .init("echo alive\r", "\r\nalive\r\n"),
                                         .init("quit\r"),
