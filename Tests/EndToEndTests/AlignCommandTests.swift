@@ -103,6 +103,9 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(alone.status, 0, alone.stderr)
         XCTAssertTrue(alone.stderr.contains("every open room is placed already: nothing to align"), alone.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: String(paths[0].dropLast(5)) + ".wb.json"), "the script went on to save")
+        // `align --all` without auto was told it needs ROOM.
+        let bare = try Harness.run(paths + ["-c", "align --all"])
+        XCTAssertTrue(bare.stderr.contains("error: align --all needs auto (usage: align --all auto [--best])"), bare.stderr)
         let none = try Harness.run(["-c", "align --all auto"])
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.stderr.contains("no room is open"), none.stderr)

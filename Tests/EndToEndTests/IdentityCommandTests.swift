@@ -16,6 +16,27 @@ final class IdentityCommandTests: XCTestCase {
         try Data(RoomPlanCodec.encode(.structure(building.structure))).write(to: URL(fileURLWithPath: structurePath))
     }
 
+    /// A full identifier that stands in a room file and in the structure merged from it is
+    /// ambiguous; the error said it was "the start of several identifiers" and named no file.
+    func testAFullIdentifierInSeveralPlacesSaysWhereEachIs() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 8, rooms: 2))
+        let (paths, _) = try Harness.captures(of: building, in: folder)
+        guard case .room(let room) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[0])))) else {
+            return XCTFail("a room file")
+        }
+        let identifier = try XCTUnwrap(room.walls.first?.identifier)
+        let name = URL(fileURLWithPath: paths[0]).deletingPathExtension().lastPathComponent
+        let result = try Harness.run(["-q"] + paths + ["-c", "merge --into joined", "-c", "show \(identifier)"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("'\(identifier)' is the identifier of several elements (w1 in \(name), room r1; "),
+                      result.stderr)
+        XCTAssertTrue(result.stderr.contains(" in joined, room r") && result.stderr.contains(" in joined, structure level): use a handle"),
+                      result.stderr)
+        // A prefix several identifiers share is still "the start of several".
+        let prefix = try Harness.run(["-q"] + paths + ["-c", "merge --into joined", "-c", "show \(identifier.prefix(8))"])
+        XCTAssertTrue(prefix.stderr.contains("is the start of several identifiers (w1 in"), prefix.stderr)
+    }
+
     func testStructureLevelElementsHaveHandlesAndSayTheirLevel() throws {
         let result = try Harness.run(["-q", "--json", structurePath, "-c", "ls walls"])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -1,3 +1,4 @@
+import Foundation
 /// What kind of value an argument takes: drives checking, help and tab completion.
 public enum ArgumentKind: Sendable, Hashable {
     /// Something open, by handle, identifier or name; completes to handles of these kinds.
@@ -218,6 +219,22 @@ public struct CommandSpec {
         let unbounded = arguments.contains { $0.arity == .variadic || $0.arity == .variadicAtLeastOne }
         if invocation.positionals.count < required {
             let missing = arguments.filter { $0.arity == .required || $0.arity == .variadicAtLeastOne }[invocation.positionals.count]
+            // A flag that only some forms take picks the form: `align --all` needs `auto`, not ROOM.
+            let given = invocation.flags.union(invocation.values.keys)
+            let chosen = forms.filter { form in
+                let words = Set(form.split(separator: " ").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "[]")) })
+                return !given.isEmpty && given.allSatisfy(words.contains)
+            }
+            if !chosen.isEmpty && chosen.count < forms.count {
+                let needed = chosen.map { form in
+                    form.split(separator: " ").dropFirst().map(String.init)
+                        .filter { !$0.hasPrefix("[") && !$0.hasSuffix("]") && !given.contains($0) }
+                        .dropFirst(invocation.positionals.count).joined(separator: " ")
+                }
+                let flags = given.sorted().joined(separator: " ")
+                throw CommandFailure("\(self.name) \(flags) needs \(needed.joined(separator: " or ")) (usage: \(chosen.joined(separator: " | ")))",
+                                     at: Argument(text: "", location: end))
+            }
             throw CommandFailure("\(self.name) needs \(missing.name) (usage: \(synopsis))",
                                  at: Argument(text: "", location: end))
         }

@@ -24,8 +24,19 @@ extension Shell {
         } else if text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
             let matches = workspace.handles.identities(withIdentifierPrefix: text)
             if matches.count > 1 {
-                let names = matches.compactMap { workspace.handles.handle(for: $0) }.sorted().prefix(6)
-                throw CommandFailure("'\(text)' is the start of several identifiers (\(names.joined(separator: ", ")))", at: word)
+                // A full identifier in several places: a room file and the structure merged
+                // from it, or a scan copied for another room. Say where each one is.
+                let whole = matches.allSatisfy { $0.identifier?.uppercased() == text.uppercased() }
+                let places = matches.compactMap { identity -> (String, String)? in
+                    guard let handle = workspace.handles.handle(for: identity) else { return nil }
+                    guard let file = workspace.file(id: identity.file) else { return (handle, handle) }
+                    let level = identity.room.flatMap { workspace.handles.handle(for: $0) }.map { ", room \($0)" }
+                        ?? (file.isStructure ? ", structure level" : "")
+                    return (handle, "\(handle) in \(file.name)\(level)")
+                }.sorted { naturalOrder($0.0, $1.0) }.map(\.1)
+                let listed = places.prefix(6).joined(separator: "; ") + (places.count > 6 ? "; +\(places.count - 6)" : "")
+                throw CommandFailure(whole ? "'\(text)' is the identifier of several elements (\(listed)): use a handle"
+                                           : "'\(text)' is the start of several identifiers (\(listed))", at: word)
             }
             found = matches.first
         }

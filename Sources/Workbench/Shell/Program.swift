@@ -195,12 +195,16 @@ public enum Program {
     /// the first that fails unless `-k`. Returns the exit status they give.
     static func runActions(_ actions: [ProgramOptions.Action], scripts: [String: String], in shell: Shell) -> Int32 {
         var status: Int32 = 0
+        // Errors name the -c they are in: "-c" alone, "-c#2" for the second of several.
+        let commandCount = actions.filter { if case .command = $0 { return true } else { return false } }.count
+        var commandNumber = 0
         for action in actions {
             if shell.quitRequested { break }
             let succeeded: Bool
             switch action {
             case .command(let text):
-                succeeded = shell.run(script: text, source: "-c")
+                commandNumber += 1
+                succeeded = shell.run(script: text, source: commandCount > 1 ? "-c#\(commandNumber)" : "-c")
                 shell.journalCheckpoint()
             case .file(let path):
                 // A script file is one undoable step.
