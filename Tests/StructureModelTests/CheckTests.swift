@@ -168,6 +168,19 @@ final class CheckTests: XCTestCase {
         stacked.objects.append(base)
         XCTAssertEqual(kinds(stacked), [], "a lamp on a table does not float")
 
+        // Sizes and places no scan gives: a wall of 1e30 m and a table 20 km off said
+        // "no problems found"; a 60 m wall (a warehouse) is no finding.
+        var huge = cleanRoom()
+        huge.walls[3].dimensions.x = 1e30
+        XCTAssertEqual(findings([.room(huge)]).map(\.reason), ["a wall with width 1.00e30 m: no scan measures that (a broken number in the file?)"])
+        var far = cleanRoom()
+        far.objects[0].transform.translation.x = 20_000
+        XCTAssertEqual(kinds(far), [.outOfRange])
+        XCTAssertTrue(findings([.room(far)]).first?.reason.contains("its centre 20000.") == true)
+        var long = cleanRoom()
+        long.walls[3].dimensions.x = 60
+        XCTAssertFalse(kinds(long).contains(.outOfRange))
+
         var dangling = cleanRoom()
         dangling.windows[0].parentIdentifier = "DEADBEEF-0000-4000-8000-000000000000"
         XCTAssertEqual(kinds(dangling), [.danglingParent])

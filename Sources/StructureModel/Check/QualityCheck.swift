@@ -3,6 +3,7 @@ import Foundation
 /// One problem a person should look at before trusting a scan.
 public struct Finding: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
+        case outOfRange = "out-of-range"
         case duplicateWalls = "duplicate-walls"
         case wallGap = "wall-gap"
         case offWall = "off-wall"
@@ -43,6 +44,11 @@ public struct CheckTolerances: Sendable {
     public var sectionOutside = 0.3
     /// Floors within this of each other are one story.
     public var storyTolerance = 1.0
+    /// No scanned element is larger than this (m) or further than `farthest` from its
+    /// capture's origin: beyond, a number in the file is broken (a wall of 1e30 m said
+    /// "no problems found").
+    public var largest = 100.0
+    public var farthest = 10_000.0
 
     public init() {}
 }
@@ -56,7 +62,8 @@ extension Workspace {
             var byScope: [(scope: Scope, findings: [Finding])] = []
             for scope in file.scopes {
                 guard let capture = file.capture(scope) else { continue }
-                byScope.append((scope, duplicateWalls(file, scope, capture, tolerances) + wallGaps(file, scope, capture, tolerances)
+                byScope.append((scope, outOfRange(file, scope, capture, tolerances)
+                                    + duplicateWalls(file, scope, capture, tolerances) + wallGaps(file, scope, capture, tolerances)
                                     + placement(file, scope, capture, tolerances)))
             }
             // A structure holds its rooms' elements twice, nested and merged, often with the same
@@ -86,6 +93,39 @@ extension Workspace {
 
     private func identities(_ file: WorkspaceFile, _ scope: Scope, _ kind: ElementKind) -> [Identity] {
         file.identities(scope, kind)
+    }
+
+    /// Sizes and places no scan gives: a dimension over `largest`, a centre
+    /// further than `farthest` from the origin. Such an element spoils every measure it enters
+    /// (a room's area, a plan's page, a merge's grid).
+    private func outOfRange(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
+        var result: [Finding] = []
+        func look(_ identity: Identity, _ dimensions: SIMD3<Float>, _ transform: Transform, _ what: String) {
+            let names = ["width", "height", "depth"]
+            var wrong: [String] = []
+            for axis in 0..<3 {
+                let value = Double(dimensions[axis])
+                // A negative size is measured by its magnitude (and warned of when the file opens).
+                if !value.isFinite || abs(value) > t.largest { wrong.append("\(names[axis]) \(magnitude(value)) m") }
+            }
+            let place = transform.translation
+            let distance = (place.x * place.x + place.y * place.y + place.z * place.z).squareRoot()
+            if !distance.isFinite || distance > t.farthest { wrong.append("its centre \(magnitude(distance)) m from the origin") }
+            guard !wrong.isEmpty else { return }
+            result.append(Finding(kind: .outOfRange, elements: [identity],
+                                  reason: "a \(what) with " + wrong.joined(separator: ", ") + ": no scan measures that (a broken number in the file?)"))
+        }
+        for kind in ElementKind.surfaceKinds {
+            let ids = identities(file, scope, kind)
+            for (index, surface) in capture.surfaces(kind.surfaceArray!).enumerated() where index < ids.count {
+                look(ids[index], surface.dimensions, surface.transform, kind.rawValue)
+            }
+        }
+        let objects = identities(file, scope, .object)
+        for (index, object) in capture.objects.enumerated() where index < objects.count {
+            look(objects[index], object.dimensions, object.transform, object.category.name)
+        }
+        return result
     }
 
     private func duplicateWalls(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {

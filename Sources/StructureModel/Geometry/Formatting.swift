@@ -20,6 +20,18 @@ public func formatted(_ value: Double, digits: Int) -> String {
     return text
 }
 
+/// A length for a message, whatever its size: 2 decimals up to a million, then a power of
+/// ten (`1.00e30`), never 31 digits.
+public func magnitude(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-infinite" : "infinite") }
+    guard abs(value) >= 1e6 else { return formatted(value, digits: 2) }
+    let exponent = Int(log10(abs(value)).rounded(.down))
+    var mantissa = value / pow(10, Double(exponent))
+    var power = exponent
+    if abs(mantissa) >= 9.995 { mantissa /= 10; power += 1 }
+    return formatted(mantissa, digits: 2) + "e\(power)"
+}
+
 /// 16 bytes as an upper-case UUID string with hyphens, as `UUID.uuidString` writes it.
 func uuidString(_ bytes: [UInt8]) -> String {
     let hex = Array("0123456789ABCDEF")

@@ -572,8 +572,9 @@ extension Shell {
                 options: [wideOption],
                 summary: "quality problems to look at: duplicated or gapped walls, doors off their wall, ...",
                 details: """
-                    Lists, with the handles involved and a reason: walls of one room that overlap (one wall scanned
-                    twice), wall ends that nearly meet (a gap of 4 to 30 cm), doors, windows and openings off their
+                    Lists, with the handles involved and a reason: sizes and places no scan gives (an element over 100 m,
+                    or further than 10 km from the origin: a broken number), walls of one room that
+                    overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
                     wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
                     floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
                     with their floor height. Nothing is changed. --json gives one object per finding.

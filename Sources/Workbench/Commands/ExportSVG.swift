@@ -66,7 +66,7 @@ extension Shell {
             }
         }
         for (target, page) in written where max(page.width, page.height) > 20_000 {
-            warn("\(target) is \(formatted(page.width / 1000, digits: 1)) × \(formatted(page.height / 1000, digits: 1)) m of paper: "
+            warn("\(target) is \(magnitude(page.width / 1000)) × \(magnitude(page.height / 1000)) m of paper: "
                  + "something lies far from the rest (ls walls, show … to find a transform that is off)")
         }
         if plan.northSource == "assumed" {
