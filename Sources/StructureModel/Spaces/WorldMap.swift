@@ -67,35 +67,94 @@ public enum WorldMapArchive {
         let rootClass = try className(root)
         var info = WorldMapInfo(archiver: archiver, archiveVersion: archiveVersion, rootClass: rootClass, mapVersion: nil,
                                 anchors: [], referenceOriginTransform: nil, opaqueSizes: [:], problems: [])
-        if let ref = root["version"], case .int(let v) = try plist.object(try resolve(ref)) { info.mapVersion = Int(clamping: v) }
-        for key in ["trackingData", "surfaceData"] {
-            if let ref = root[key], case .data(let range) = try plist.object(try resolve(ref)) { info.opaqueSizes[key] = range.count }
-        }
-        info.referenceOriginTransform = try matrix(root["referenceOriginTransform"])
-        if let anchorsRef = root["anchors"] {
-            let list = try plist.dictionary(try resolve(anchorsRef))
-            if let itemsRef = list["NS.objects"], case .array(let items) = try plist.object(itemsRef) {
-                for item in items {
-                    let anchor = try plist.dictionary(try resolve(item))
-                    var archived = ArchivedAnchor(className: try className(anchor), identifier: nil, name: nil,
-                                                  transform: try matrix(anchor["transform"]))
-                    if let nameRef = anchor["name"] { archived.name = plist.string(try resolve(nameRef)) }
-                    if let idRef = anchor["identifier"] {
-                        let uuid = try plist.dictionary(try resolve(idRef))
-                        if let bytesRef = uuid["NS.uuidbytes"], case .data(let range) = try plist.object(try resolve(bytesRef)), range.count == 16 {
-                            archived.identifier = uuidString(Array(bytes[range]))
-                        }
-                    }
-                    info.anchors.append(archived)
-                }
+        /// What a value is, for a message: "a string", "12 bytes of data".
+        func kind(_ ref: Int) throws(BinaryPlist.Failure) -> String {
+            switch try plist.object(try resolve(ref)) {
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .int: return "an integer"
+            case .real: return "a real number"
+            case .date: return "a date"
+            case .data(let range): return "\(range.count) bytes of data"
+            case .string: return "a string"
+            case .uid: return "a reference"
+            case .array: return "an array"
+            case .dict(let entries):
+                let object = try plist.dictionary(try resolve(ref))
+                let name = try className(object)
+                return name.isEmpty ? "a dictionary of \(entries.count) keys" : "an archived \(name)"
             }
         }
-        if rootClass != "ARWorldMap" { info.problems.append("the archive's root is \(rootClass.isEmpty ? "unnamed" : rootClass), not ARWorldMap") }
+        // A key of the wrong type is what ARKit's decoder refuses (or reads as nothing): it was
+        // "no version" or nothing at all, and `validate` called such a map sound.
+        var typeProblems: [String] = []
+        if let ref = root["version"] {
+            if case .int(let v) = try plist.object(try resolve(ref)) { info.mapVersion = Int(clamping: v) }
+            else { typeProblems.append("its version is \(try kind(ref)), not an integer") }
+        }
+        for key in ["trackingData", "surfaceData"] {
+            guard let ref = root[key] else { continue }
+            if case .data(let range) = try plist.object(try resolve(ref)) { info.opaqueSizes[key] = range.count }
+            else { typeProblems.append("its \(key) is \(try kind(ref)), not data") }
+        }
+        func checkedMatrix(_ ref: Int?, _ what: String) throws(BinaryPlist.Failure) -> Transform? {
+            guard let ref else { return nil }
+            guard let transform = try matrix(ref) else {
+                typeProblems.append("\(what) is \(try kind(ref)), not a 4×4 matrix (64 bytes of data)")
+                return nil
+            }
+            let values = (0..<16).map { transform.elements[$0] }
+            if !values.allSatisfy(\.isFinite) { typeProblems.append("\(what) holds a number that is not finite") }
+            return transform
+        }
+        info.referenceOriginTransform = try checkedMatrix(root["referenceOriginTransform"], "its referenceOriginTransform")
+        if let anchorsRef = root["anchors"] {
+            let listed = try plist.object(try resolve(anchorsRef))
+            guard case .dict = listed, case let list = try plist.dictionary(try resolve(anchorsRef)),
+                  let itemsRef = list["NS.objects"], case .array(let items) = try plist.object(itemsRef) else {
+                typeProblems.append("its anchors are \(try kind(anchorsRef)), not an archived array")
+                info.problems = typeProblems
+                return finish(info, rootClass: rootClass)
+            }
+            for (index, item) in items.enumerated() {
+                guard case .dict = try plist.object(try resolve(item)) else {
+                    typeProblems.append("anchor \(index + 1) is \(try kind(item)), not an archived anchor")
+                    continue
+                }
+                let anchor = try plist.dictionary(try resolve(item))
+                var archived = ArchivedAnchor(className: try className(anchor), identifier: nil, name: nil,
+                                              transform: try checkedMatrix(anchor["transform"], "anchor \(index + 1)'s transform"))
+                if let nameRef = anchor["name"] {
+                    archived.name = plist.string(try resolve(nameRef))
+                    if archived.name == nil { typeProblems.append("anchor \(index + 1)'s name is \(try kind(nameRef)), not a string") }
+                }
+                if let idRef = anchor["identifier"] {
+                    if case .dict = try plist.object(try resolve(idRef)), case let uuid = try plist.dictionary(try resolve(idRef)),
+                       let bytesRef = uuid["NS.uuidbytes"], case .data(let range) = try plist.object(try resolve(bytesRef)), range.count == 16 {
+                        archived.identifier = uuidString(Array(bytes[range]))
+                    } else {
+                        typeProblems.append("anchor \(index + 1)'s identifier is \(try kind(idRef)), not an archived UUID (16 bytes)")
+                    }
+                }
+                info.anchors.append(archived)
+            }
+        }
+        info.problems = typeProblems
+        return finish(info, rootClass: rootClass)
+    }
+
+    private static func finish(_ info: WorldMapInfo, rootClass: String) -> WorldMapInfo {
+        var info = info
+        if rootClass != "ARWorldMap" { info.problems.insert("the archive's root is \(rootClass.isEmpty ? "unnamed" : rootClass), not ARWorldMap", at: 0) }
         if let version = info.mapVersion, version > newestVersion {
             info.problems.append("map version \(version) is newer than ARKit reads (\(newestVersion))")
         }
-        if info.mapVersion == nil { info.problems.append("the map has no version") }
-        if info.opaqueSizes["trackingData"] == nil { info.problems.append("no trackingData: ARKit reports malformed map data") }
+        if info.mapVersion == nil && !info.problems.contains(where: { $0.hasPrefix("its version is") }) {
+            info.problems.append("the map has no version")
+        }
+        if info.opaqueSizes["trackingData"] == nil && !info.problems.contains(where: { $0.hasPrefix("its trackingData is") }) {
+            info.problems.append("no trackingData: ARKit reports malformed map data")
+        }
         return info
     }
 }
