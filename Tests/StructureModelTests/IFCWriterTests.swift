@@ -114,6 +114,25 @@ final class IFCWriterTests: XCTestCase {
         XCTAssertEqual(export.products["IfcSlab"], 1)
     }
 
+    /// A wall that leans is written standing, and says so (it was written upright silently).
+    func testALeaningWallIsWrittenUprightWithAWarning() throws {
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 8, rooms: 2, noise: 0)).captures[0].room
+        XCTAssertEqual(IFCWriter.write(Self.scene(of: room)).warnings.filter { $0.contains("leans") }, [], "scanned walls stand upright")
+        // Tip the first wall 15° about its own length (its up column turned towards its normal).
+        let angle = 15.0 * .pi / 180
+        var t = room.walls[0].transform
+        let up = t.column(1), normal = t.column(2)
+        let tipped = up * cos(angle) + normal * sin(angle), across = normal * cos(angle) - up * sin(angle)
+        for row in 0..<3 {
+            t.elements[4 + row] = Float(tipped[row])
+            t.elements[8 + row] = Float(across[row])
+        }
+        room.walls[0].transform = t
+        let warnings = IFCWriter.write(Self.scene(of: room)).warnings.filter { $0.contains("leans") }
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        XCTAssertTrue(warnings.first?.hasSuffix("leans 15° from upright: written upright") == true, "\(warnings)")
+    }
+
     func testObjectCategoriesMapToIFCClasses() {
         XCTAssertEqual(IFCWriter.ifcClass(forObject: "toilet", attributes: nil).entity, "IfcSanitaryTerminal")
         XCTAssertEqual(IFCWriter.ifcClass(forObject: "toilet", attributes: nil).predefinedType, "TOILETPAN")

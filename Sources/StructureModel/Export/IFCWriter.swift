@@ -303,6 +303,11 @@ private struct IFCBuilder {
         let thickness = depth > 0.001 ? depth : options.wallThickness
         var along = ifcVector(t.column(0))
         along.z = 0
+        // Walls are written standing: one that leans (no scan writes one; a hand edit or a broken
+        // transform) would otherwise come out upright without a word.
+        if let lean = degreesFromUpright(t.column(1)), lean > 2 {
+            warnings.append("\(element.handle) leans \(formatted(lean, digits: 0))° from upright: written upright")
+        }
         let centre = local(t.translation)
         let frameAtCentre = IFCFrame(origin: centre, x: along, z: SIMD3(0, 0, 1))
         let frame = IFCFrame(origin: frameAtCentre.point(SIMD3(-length / 2, 0, -height / 2)), x: frameAtCentre.x, z: frameAtCentre.z)
@@ -397,6 +402,11 @@ private struct IFCBuilder {
         let t = surface.transform
         var along = ifcVector(t.column(0))
         along.z = 0
+        // Walls are written standing: one that leans (no scan writes one; a hand edit or a broken
+        // transform) would otherwise come out upright without a word.
+        if let lean = degreesFromUpright(t.column(1)), lean > 2 {
+            warnings.append("\(element.handle) leans \(formatted(lean, digits: 0))° from upright: written upright")
+        }
         let centre = local(t.translation)
         let atCentre = IFCFrame(origin: centre, x: along, z: SIMD3(0, 0, 1))
         // Origin at the lower left corner, seen from the side local Y points away from.

@@ -32,6 +32,14 @@ public func magnitude(_ value: Double) -> String {
     return formatted(mantissa, digits: 2) + "e\(power)"
 }
 
+/// How far a direction that should point up leans from the vertical, in degrees (either way
+/// up); nil for a zero vector.
+public func degreesFromUpright(_ up: SIMD3<Double>) -> Double? {
+    let length = (up.x * up.x + up.y * up.y + up.z * up.z).squareRoot()
+    guard length > 1e-9, length.isFinite else { return nil }
+    return acos(min(1, abs(up.y) / length)) * 180 / .pi
+}
+
 /// 16 bytes as an upper-case UUID string with hyphens, as `UUID.uuidString` writes it.
 func uuidString(_ bytes: [UInt8]) -> String {
     let hex = Array("0123456789ABCDEF")
