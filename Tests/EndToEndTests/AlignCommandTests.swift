@@ -63,12 +63,18 @@ final class AlignCommandTests: XCTestCase {
     func testAlignRefusesWhatItCannotDo() throws {
         let folder = try Harness.temporaryFolder(self)
         let path = try Harness.generatedRoom(in: folder)
-        for (command, message) in [("align r1 using w1 to w2", "onto itself"), ("align r1 auto", "no room is placed yet"),
+        for (command, message) in [("align r1 using w1 to w2", "onto itself"), ("align r1 auto", "r1 is the room the others are put beside (the first room file open): it stays where it is"),
                                    ("align r1 using w1 w2", "usage: align ROOM using"), ("align r1 using w1 to d1", "wall with a wall")] {
             let result = try Harness.run(["-q", path, "-c", command])
             XCTAssertEqual(result.status, 1, command)
             XCTAssertTrue(result.stderr.contains(message), "\(command): \(result.stderr)")
         }
+        // With the first room closed, the next room open is the one that stays, for align ROOM auto
+        // as for align --all auto (it said no room was placed yet).
+        let second = try Harness.generatedRoom(in: folder, seed: 22, name: "second.json")
+        let closed = try Harness.run(["-q", path, second, "-c", "close room", "-c", "align r2 auto"])
+        XCTAssertEqual(closed.status, 1)
+        XCTAssertTrue(closed.stderr.contains("r2 is the room the others are put beside"), closed.stderr)
     }
 }
 

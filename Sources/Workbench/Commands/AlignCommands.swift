@@ -179,6 +179,13 @@ extension Shell {
         try refuseOversizedRooms([room] + session.placedRooms.filter { $0 != room }, at: invocation.positionals[0])
         let placed = placedCaptures(except: room)
         guard !placed.isEmpty else {
+            // The first room file open is the one the others are put beside: it was told
+            // "no room is placed yet", as if align --all auto would not keep it where it is.
+            if session.placedRooms.contains(room) {
+                throw CommandFailure("\(handleText(room)) is the room the others are put beside (the first room file open): it stays where "
+                                     + "it is; align another room to it, or move it by hand (align \(handleText(room)) using A to B)",
+                                     at: invocation.positionals[0])
+            }
             throw CommandFailure("no room is placed yet to align \(handleText(room)) beside (open a structure, or align another room first)",
                                  at: invocation.positionals[0])
         }
