@@ -11,8 +11,10 @@ private func scrambled(_ value: JSONValue, widenFloats: Bool) -> String {
         guard widenFloats, !n.text.allSatisfy({ $0.isNumber || $0 == "-" }), let f = Float(n.text) else { return n.text }
         return "\(Double(f))"
     case .string(let s):
-        // Plain "/" (not "\/"), as JSONEncoder's .withoutEscapingSlashes writes it.
-        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        // "/" as "\/", as both encoders write it by default (a file that writes it plain keeps
+        // it plain: MessageTests.testSlashesAreWrittenAsTheFileWroteThem).
+        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "/", with: "\\/") + "\""
     case .array(let a): return "[" + a.map { scrambled($0, widenFloats: widenFloats) }.joined(separator: ",") + "]"
     case .object(let o):
         // Reverse order: certainly not sorted.

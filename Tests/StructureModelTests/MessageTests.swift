@@ -51,6 +51,28 @@ final class MessageTests: XCTestCase {
         XCTAssertNotNil(decodeError(Array(" ".utf8) + bom + plain))
     }
 
+    /// An app that exports with `.withoutEscapingSlashes` writes `/` plain: a save rewrote
+    /// every slash of `coreModel` as `\/` (a real iOS 26 export grew by 8.7 kB on one label).
+    func testSlashesAreWrittenAsTheFileWroteThem() throws {
+        var building = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 2)).captures[0].room
+        building.coreModel = "ab/cd+ef/gh=="
+        building.sections[0].label = "a/b"
+        let escaped = RoomPlanCodec.encode(.room(building))
+        XCTAssertTrue(String(decoding: escaped, as: UTF8.self).contains("\"ab\\/cd+ef\\/gh==\""), "JSONEncoder's default escapes")
+        let plain = Array(String(decoding: escaped, as: UTF8.self).replacingOccurrences(of: "\\/", with: "/").utf8)
+        XCTAssertNotEqual(plain, escaped)
+        XCTAssertTrue(RoomPlanCodec.encode(try RoomPlanCodec.decode(plain)) == plain, "a no-op save keeps them plain")
+        XCTAssertTrue(RoomPlanCodec.encode(try RoomPlanCodec.decode(escaped)) == escaped, "and escaped ones escaped")
+        // An edit changes only what it edits.
+        guard case .room(var edited) = try RoomPlanCodec.decode(plain) else { return XCTFail("a room") }
+        edited.sections[0].label = "kitchen"
+        let saved = String(decoding: RoomPlanCodec.encode(.room(edited)), as: UTF8.self)
+        XCTAssertEqual(saved, String(decoding: plain, as: UTF8.self).replacingOccurrences(of: "\"a/b\"", with: "\"kitchen\""))
+        // A slash after an escaped backslash is plain; the file's majority decides.
+        XCTAssertFalse(RoomPlanCodec.writesSlashesUnescaped(Array(#"{"a":"x\/y\/z","b":"p/q"}"#.utf8)))
+        XCTAssertTrue(RoomPlanCodec.writesSlashesUnescaped(Array(#"{"a":"x\\/y/z"}"#.utf8)))
+    }
+
     func testLongNumbersAreShortenedInMessages() {
         let huge = "1" + String(repeating: "0", count: 500)
         let text = roomText

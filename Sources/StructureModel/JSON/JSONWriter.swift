@@ -30,6 +30,8 @@ public struct JSONWriter {
     private var afterKey = false
     /// One line, no blanks: the form of default `JSONEncoder()` and of JSON Lines.
     private let compact: Bool
+    /// `/` written as `\/` (`JSONEncoder`'s default); false for a file that wrote it plain.
+    public var escapesSlashes = true
 
     public init(capacity: Int = 1 << 16, compact: Bool = false) {
         self.compact = compact
@@ -216,12 +218,12 @@ public struct JSONWriter {
             while index < count {
                 // Skip eight plain bytes at a time while no byte in the word needs an escape.
                 if let base, index + 8 <= count,
-                   !wordNeedsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                   !wordNeedsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), slash: escapesSlashes) {
                     index += 8
                     continue
                 }
                 let byte = utf8[index]
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x2F {
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && (byte != 0x2F || !escapesSlashes) {
                     index += 1
                     continue
                 }
@@ -239,16 +241,16 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of the eight bytes is a control character, `"`, `\\` or `/`, by the
+    /// Whether any of the eight bytes is a control character, `"`, `\\` or (`slash`) `/`, by the
     /// usual has-a-zero-byte word trick (exact for "any", which is all that is asked).
     @inline(__always)
-    private func wordNeedsEscape(_ word: UInt64) -> Bool {
+    private func wordNeedsEscape(_ word: UInt64, slash: Bool) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
         // A byte below 0x20 has none of the bits 0x20, 0x40, 0x80 set.
         let control = hasZero(word & (0xE0 &* ones))
-        return control || hasZero(word ^ (0x22 &* ones)) || hasZero(word ^ (0x5C &* ones)) || hasZero(word ^ (0x2F &* ones))
+        return control || hasZero(word ^ (0x22 &* ones)) || hasZero(word ^ (0x5C &* ones)) || (slash && hasZero(word ^ (0x2F &* ones)))
     }
 
     /// The escape `JSONEncoder` writes for a byte that needs one.

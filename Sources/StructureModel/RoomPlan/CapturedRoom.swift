@@ -32,6 +32,10 @@ public struct CapturedRoom: Sendable, Hashable {
     /// saving a file that was not edited changes no byte. Only a file's top-level object
     /// (a room, or a structure's `merged`) has one.
     public var hasByteOrderMark = false
+    /// Whether the file wrote `/` in strings as it is rather than as `\/` (an app exporting
+    /// with `JSONEncoder`'s `.withoutEscapingSlashes`): written back the same way, so that a
+    /// save does not rewrite every slash of `coreModel`. Top-level object only, like the mark.
+    public var slashesUnescaped = false
 
     /// The keys this type reads and writes itself; no key in `extra` may be one of them,
     /// nor `rooms` at the top of a file (where it makes the file a structure).
@@ -177,6 +181,7 @@ extension CapturedRoom {
     /// every RoomPlan version writes, or it would not read back as a room.
     func write(to writer: inout JSONWriter, rooms: [CapturedRoom]? = nil, nested: Bool = false) {
         if hasByteOrderMark && !nested { writer.byteOrderMark() }
+        if slashesUnescaped && !nested { writer.escapesSlashes = false }
         writer.beginObject()
         var extras = ExtraMembers(extra, modelled: nested ? Self.modelledKeys : Self.topLevelKeys, writer: &writer)
         if rooms == nil, let missing = Self.requiredArrays.first(where: { absentArrays.contains($0) && surfacesOrObjectsAreEmpty($0) }) {

@@ -29,6 +29,7 @@ public enum RoomPlanCodec {
                 try reader.expectEnd()
                 var room = topLevel.finishedRoom
                 room.hasByteOrderMark = startsWithByteOrderMark(bytes)
+                room.slashesUnescaped = writesSlashesUnescaped(bytes)
                 if let rooms = topLevel.rooms {
                     return .structure(CapturedStructure(rooms: rooms, merged: room))
                 }
@@ -47,6 +48,24 @@ public enum RoomPlanCodec {
             throw RoomPlanDecodeError(message: "\(error)", offset: 0,
                                       location: SourceLocation(line: 1, column: 1, keyPath: ""), lineText: "")
         }
+    }
+
+    /// Whether the file's strings hold more plain `/` than escaped `\/`. A slash can only
+    /// be inside a string in JSON, and it is escaped when an odd run of backslashes comes
+    /// before it. One pass over the bytes, most of them skipped by `firstIndex`.
+    static func writesSlashesUnescaped(_ bytes: [UInt8]) -> Bool {
+        var plain = 0, escaped = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while let slash = buffer[index...].firstIndex(of: 0x2F) {
+                var backslashes = 0
+                var before = slash - 1
+                while before >= 0 && buffer[before] == 0x5C { backslashes += 1; before -= 1 }
+                if backslashes % 2 == 1 { escaped += 1 } else { plain += 1 }
+                index = slash + 1
+            }
+        }
+        return plain > escaped
     }
 
     static func locate(_ error: JSONReadError, in bytes: [UInt8]) -> RoomPlanDecodeError {
