@@ -165,6 +165,41 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(workspace.rows(.floor).filter { $0.level == "structure" }.count, structure.merged.floors.count)
     }
 
+    /// Apple's merge writes the structure's sections at the floor's height (the rooms' at 0),
+    /// moved by a few centimetres, and gives the story's floor an identifier of its own. Such
+    /// a structure's sections and floor stood for no room: a label or move of a room left them.
+    func testAnAppleMergedStructuresSectionsAndFloorStandForTheirRooms() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 17, rooms: 4, stories: 1))
+        var structure = building.structure
+        for i in structure.merged.sections.indices {
+            structure.merged.sections[i].center += SIMD3(0.03, 0.41, -0.025)
+        }
+        for i in structure.merged.floors.indices {
+            structure.merged.floors[i].identifier = String(format: "F100D000-0000-4000-8000-%012d", i)
+        }
+        var workspace = Workspace()
+        workspace.add(path: "/tmp/apple.json", document: .structure(structure), stamp: nil, diagnostics: [])
+        let file = workspace.files[0]
+        for room in file.rooms {
+            for section in file.identities(room.scope, .section) {
+                let link = try XCTUnwrap(workspace.link(of: section), "a room's section stands for the structure's")
+                XCTAssertEqual(workspace.element(link.element).flatMap { if case .section(let s) = $0 { s.label } else { nil } },
+                               workspace.element(section).flatMap { if case .section(let s) = $0 { s.label } else { nil } })
+            }
+            for floor in file.identities(room.scope, .floor) {
+                let link = try XCTUnwrap(workspace.link(of: floor), "a room's floor stands for its story's floor")
+                XCTAssertEqual(link.element.scope, .structure)
+            }
+        }
+        // A section further off than 10 cm is another section.
+        var apart = building.structure
+        apart.merged.sections[0].center.x += 0.3
+        var other = Workspace()
+        other.add(path: "/tmp/apart.json", document: .structure(apart), stamp: nil, diagnostics: [])
+        let linked = other.files[0].rooms.flatMap { other.files[0].identities($0.scope, .section) }.compactMap { other.link(of: $0)?.element }
+        XCTAssertEqual(Set(linked).count, apart.merged.sections.count - 1)
+    }
+
     func testEditingAStructureRoomKeepsItConsistentOrSaysItIsNot() throws {
         var (workspace, _) = structureWorkspace()
         let file = workspace.files[0]

@@ -116,12 +116,14 @@ public struct HandleTable: Sendable {
 /// built from them (provenance), so an edit of a room keeps both in step. A room element
 /// stands for the structure-level element with its identifier or, failing that, the one
 /// merge would have joined it into: a wall up to a wall's thickness away along which it
-/// runs, a door or window on the other side of the wall, an object or section of its kind
-/// in the same place (within 5 cm). Several room elements may stand for one
+/// runs, a door or window on the other side of the wall, an object of its kind in the same
+/// place (within 5 cm), a section of its label within 10 cm in plan, the story's floor whose
+/// outline holds the room's floor. Several room elements may stand for one
 /// structure-level element (a wall seen from two rooms, one floor under several rooms).
 /// Linear in the file: identifiers through a dictionary, places through a grid.
 enum StructureTwins {
     static let tolerance = 0.05
+    static let sectionTolerance = 0.1
 
     static func find(_ file: WorkspaceFile) -> [Identity: StructureLink] {
         guard let merged = file.capture(.structure), let mergedKeys = file.keys[.structure] else { return [:] }
@@ -162,10 +164,27 @@ enum StructureTwins {
                             surface.planSegment.overlap(with: merged.walls[a].planSegment).length
                                 < surface.planSegment.overlap(with: merged.walls[b].planSegment).length
                         }
+                    } else if kind == .floor, case .surface(let surface) = element {
+                        // Apple's merge gives the story's floor, the union of its rooms', an
+                        // identifier of its own: a room's floor stands for the one of its story
+                        // whose outline holds the middle of its own.
+                        guard let middle = surface.planPolygon.centroid else { continue }
+                        match = merged.floors.indices.first { candidate in
+                            let floor = merged.floors[candidate]
+                            return floor.story == surface.story && floor.planPolygon.count >= 3 && floor.planPolygon.encloses(middle)
+                        }
                     } else if case .surface(let surface) = element {
                         let point = room.anchorPoint(kind, at: index)
                         match = grid(kind).elements(within: options.doorGap, of: point)
                             .filter { StructureMerger.sameOpening(surface, merged.surfaces(kind.surfaceArray!)[$0], options) }
+                            .min { merged.anchorPoint(kind, at: $0).distance(to: point) < merged.anchorPoint(kind, at: $1).distance(to: point) }
+                    } else if kind == .section {
+                        // Apple's merge writes the structure's sections at the story's floor
+                        // height (the rooms' at 0) and moves them by a few centimetres: the
+                        // nearest of the same label within 10 cm in plan.
+                        let point = room.anchorPoint(kind, at: index)
+                        match = grid(kind).elements(within: sectionTolerance, of: point)
+                            .filter { samePlace(element, merged.element(kind, at: $0)!) }
                             .min { merged.anchorPoint(kind, at: $0).distance(to: point) < merged.anchorPoint(kind, at: $1).distance(to: point) }
                     } else {
                         match = grid(kind).elements(within: tolerance, of: room.anchorPoint(kind, at: index)).first { candidate in
@@ -220,7 +239,8 @@ enum StructureTwins {
         case (.object(let x), .object(let y)):
             return x.category == y.category && close(x.transform.translation, y.transform.translation)
         case (.section(let x), .section(let y)):
-            return x.label == y.label && close(SIMD3<Double>(x.center), SIMD3<Double>(y.center))
+            return x.label == y.label && x.story == y.story
+                && PlanPoint(x: Double(x.center.x), z: Double(x.center.z)).distance(to: PlanPoint(x: Double(y.center.x), z: Double(y.center.z))) < sectionTolerance
         default:
             return false
         }
