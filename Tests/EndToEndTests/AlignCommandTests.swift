@@ -360,6 +360,73 @@ final class AutoAlignCommandTests: XCTestCase {
     }
 
     /// One session's rooms written in one frame, in `folder`.
+    /// Rooms of one session, each in a frame of its own (its origin where that room's scan
+    /// began, one heading for the session) with `referenceOriginTransform` saying where that
+    /// frame lies, as an iOS 26 app export writes them. Returns the paths and the motion from
+    /// the building into each room's frame.
+    private func ownFramesOfOneSession(_ home: GeneratedBuilding, in folder: URL) throws -> ([String], [RigidMotion]) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var paths: [String] = [], frames: [RigidMotion] = []
+        for (index, capture) in home.captures.enumerated() {
+            let frame = RigidMotion(yawDegrees: 37, translation: SIMD3(Double(index) * 1.7 - 4, Double(index % 3) * 0.4 - 0.3, 2.5 - Double(index)))
+            var room = capture.room.moved(by: frame.composed(after: capture.placement))
+            room.referenceOriginTransform = frame.apply(to: .identity)
+            let path = folder.appendingPathComponent(capture.fileName).path
+            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+            frames.append(frame)
+        }
+        return (paths, frames)
+    }
+
+    /// Where each room's first wall is after `save`, against where the session puts it beside
+    /// the first room: within a millimetre.
+    private func assertWhereTheSessionPutsThem(_ home: GeneratedBuilding, _ paths: [String], _ frames: [RigidMotion],
+                                               file: StaticString = #filePath, line: UInt = #line) throws {
+        for (index, capture) in home.captures.enumerated() {
+            guard case .room(let saved) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[index])))) else {
+                return XCTFail("a room", file: file, line: line)
+            }
+            let expected = frames[0].composed(after: capture.placement).apply(toPoint: capture.room.walls[0].transform.translation)
+            XCTAssertLessThan(saved.walls[0].transform.translation.distance(to: expected), 1e-3, "\(capture.fileName)", file: file, line: line)
+        }
+    }
+
+    /// iOS 26 writes each room of a session in a frame of its own, with where that frame lies
+    /// in the session (`referenceOriginTransform`): the rooms are put there, where doorways and
+    /// walls then meet, rather than searched for (a real home's two levels, scanned in one
+    /// session, were put side by side on one floor).
+    func testRoomsInFramesOfTheirOwnArePutWhereTheirSessionPutsThem() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
+        let (paths, frames) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("one"))
+        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("r2, r3, r4, r5, r6 put where their scan session puts them beside r1 (referenceOriginTransform: "
+                                             + "one session with it), and doorways or walls meet there"), result.stderr)
+        try assertWhereTheSessionPutsThem(home, paths, frames)
+
+        // Two stories of one session: the upper one meets the lower through no doorway, and is
+        // put where the session puts it, a story up, said so.
+        let tall = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 6, stories: 2, coreModelBytes: 1000, noise: 1))
+        XCTAssertEqual(Set(tall.captures.map(\.story)), [0, 1])
+        let (levels, levelFrames) = try ownFramesOfOneSession(tall, in: folder.appendingPathComponent("tall"))
+        let stacked = try Harness.run(levels + ["-c", "align --all auto", "-c", "story --auto", "-c", "save"])
+        XCTAssertEqual(stacked.status, 0, stacked.stderr)
+        XCTAssertTrue(stacked.stderr.contains(" m above) put where") || stacked.stderr.contains(" m above),"), stacked.stderr)
+        XCTAssertTrue(stacked.stderr.contains("another level has nothing beside it to confirm that: undo if it is wrong"), stacked.stderr)
+        XCTAssertTrue(stacked.stderr.contains("2 stories by floor height"), stacked.stderr)
+        try assertWhereTheSessionPutsThem(tall, levels, levelFrames)
+
+        // Records of separate sessions (each room's own, near its own origin) pile the rooms up:
+        // not followed, and the rooms are searched for as before.
+        let apart = folder.appendingPathComponent("apart")
+        try FileManager.default.createDirectory(at: apart, withIntermediateDirectories: true)
+        let separate = try Harness.captures(of: home, in: apart)
+        let searched = try Harness.run(separate.paths + ["-c", "align --all auto"])
+        XCTAssertFalse(searched.stderr.contains("scan session puts"), searched.stderr)
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in

@@ -686,9 +686,96 @@ public struct AssemblyResult: Sendable {
     /// Rooms that already met the placed rooms where they were (one session's rooms share its
     /// frame): left exactly there, in the order of the rooms.
     public var inPlace: [Identity] = []
+    /// Rooms put where their scan session's record puts them beside the first room (iOS 18 and
+    /// later write each room in a frame of its own, with `referenceOriginTransform`).
+    public var bySession: [Identity] = []
 }
 
 extension Workspace {
+    /// Where a room's frame lies in its scan session: `referenceOriginTransform`, a turn about
+    /// the vertical and a translation, read as the room's frame seen from the session's origin
+    /// (a room's coordinates in the session are its inverse applied to them). Only for a room
+    /// file as it is on disk (an edit moves the room but not this record) whose record is a
+    /// rigid turn about the vertical.
+    func sessionFrame(_ room: Identity) -> RigidMotion? {
+        guard case .room = room.scope, let file = file(id: room.file), !file.isStructure, !file.isModified,
+              let capture = capture(room), let origin = capture.referenceOriginTransform, origin.rigidityError < 1e-3 else { return nil }
+        let x = origin.column(0), up = origin.column(1), t = origin.translation
+        guard up.y > cos(1 * Double.pi / 180), [x.x, x.z, t.x, t.y, t.z].allSatisfy(\.isFinite),
+              abs(t.x) < 1e4, abs(t.y) < 1e4, abs(t.z) < 1e4 else { return nil }
+        return RigidMotion(yaw: atan2(-x.z, x.x), translation: t)
+    }
+
+    /// For each waiting room that shares a session record with the first anchor that has one,
+    /// the motion that puts it where that session puts it beside the anchor: on the anchor's
+    /// level (to be confirmed by what meets there), or a story away over the placed rooms.
+    func sessionMotions(anchors: [Identity], waiting: [Identity]) -> (sameLevel: [Identity: RigidMotion], otherLevel: [(Identity, RigidMotion)]) {
+        guard let anchor = anchors.first(where: { sessionFrame($0) != nil }), let anchorFrame = sessionFrame(anchor),
+              let anchorCapture = capture(anchor) else { return ([:], []) }
+        let floors = anchors.compactMap { capture($0)?.floorHeight }
+        guard !floors.isEmpty else { return ([:], []) }
+        var sameLevel: [Identity: RigidMotion] = [:]
+        var otherLevel: [(Identity, RigidMotion)] = []
+        var others: [(Identity, RigidMotion, CapturedRoom, Double, RigidMotion)] = []
+        for room in waiting {
+            guard let frame = sessionFrame(room), let capture = capture(room) else { continue }
+            let motion = anchorFrame.composed(after: frame.inverse)
+            let moved = capture.moved(by: motion)
+            guard let floor = moved.floorHeight else { continue }
+            let apart = floors.map { abs($0 - floor) }.min()!
+            if apart < 1 {
+                sameLevel[room] = motion
+            } else {
+                others.append((room, motion, moved, apart, frame))
+            }
+        }
+        // Rooms of one session tile their level where the records put them; records of separate
+        // sessions (each room's own, near its own origin) pile the rooms on one another. Any two
+        // that overlap by more than a wall's width along a side: the records are not one session's.
+        let level = anchors.compactMap { capture($0) } + waiting.compactMap { room in sameLevel[room].flatMap { capture(room)?.moved(by: $0) } }
+        if !sameLevel.isEmpty && Self.pileUp(level) { sameLevel = [:] }
+        // The placed rooms and those the session puts on their level: what another level lies over.
+        let outlines = anchors.compactMap { capture($0) }.flatMap(\.planOutlines)
+            + waiting.compactMap { room in sameLevel[room].flatMap { capture(room)?.moved(by: $0) } }.flatMap(\.planOutlines)
+        for (room, motion, moved, apart, frame) in others {
+            // A story away (2 to 30 m), of the same session's heading as the anchor (a room of
+            // another session has a record of its own heading), and over or under the placed
+            // rooms for at least half its floor: nothing else could say where it is.
+            let turn = abs(normalizedAngle(frame.yaw - anchorFrame.yaw)) * 180 / .pi
+            guard apart >= 2, apart <= 30, turn < 0.5 || abs(turn - 180) < 0.5 else { continue }
+            let own = moved.planOutlines
+            let area = own.reduce(0) { $0 + abs($1.signedArea) }
+            let shared = own.reduce(0.0) { sum, mine in
+                sum + outlines.reduce(0.0) { $0 + abs(counterClockwise(mine).overlapArea(with: counterClockwise($1))) }
+            }
+            if area > 1, shared >= 0.5 * area, anchorCapture.walls.count > 0 { otherLevel.append((room, motion)) }
+        }
+        return (sameLevel, otherLevel)
+    }
+
+    /// Whether two of the rooms with floors within 1 m of each other overlap by more than half
+    /// a square metre and a tenth of the smaller one. Pairs only where their bounds meet.
+    static func pileUp(_ rooms: [CapturedRoom]) -> Bool {
+        let shapes = rooms.map { room -> (floor: Double?, outlines: [[PlanPoint]], area: Double, bounds: PlanBounds?) in
+            let outlines = room.planOutlines.map { $0.signedArea < 0 ? Array($0.reversed()) : $0 }
+            return (room.floorHeight, outlines, outlines.reduce(0) { $0 + $1.signedArea },
+                    PlanBounds(containing: outlines.flatMap { $0 }))
+        }
+        for i in shapes.indices {
+            for j in shapes.indices where j > i {
+                let (a, b) = (shapes[i], shapes[j])
+                guard let fa = a.floor, let fb = b.floor, abs(fa - fb) < 1, let ba = a.bounds, let bb = b.bounds, ba.intersects(bb) else { continue }
+                let shared = a.outlines.reduce(0.0) { sum, mine in sum + b.outlines.reduce(0.0) { $0 + mine.overlapArea(with: $1) } }
+                if shared > 0.5 && shared > 0.1 * min(a.area, b.area) { return true }
+            }
+        }
+        return false
+    }
+
+    private func counterClockwise(_ polygon: [PlanPoint]) -> [PlanPoint] {
+        polygon.signedArea < 0 ? polygon.reversed() : polygon
+    }
+
     /// Places every room of `waiting` beside `placed`, the most certain first: each round
     /// scores every waiting room beside all placed so far (so a room placed through a chain
     /// of others must agree with all of them) and places the one whose best candidate scores
@@ -704,12 +791,26 @@ extension Workspace {
         var placed = anchors
         var waiting = start
         var result = AssemblyResult(plan: EditPlan(), placed: [], unplaced: [])
+        // Rooms of one scan session, each written in a frame of its own with where that frame
+        // lies in the session (iOS 18 and later): tried first where the session puts them.
+        let session = sessionMotions(anchors: anchors, waiting: start)
+        // Another level of the same session (upstairs over downstairs) meets nothing through a
+        // doorway: where the session puts it, a story away, over the placed rooms, it is taken.
+        for (room, motion) in session.otherLevel {
+            let plan = try working.planMove(room: room, by: motion)
+            _ = working.perform(plan.changes)
+            result.plan.changes += plan.changes
+            for note in plan.notes where !result.plan.notes.contains(note) { result.plan.notes.append(note) }
+            placed.append(room)
+            waiting.removeAll { $0 == room }
+            result.bySession.append(room)
+        }
         // First jointly, through doorways; what that leaves undecided stays where it is.
-        let everyone = anchors + start
-        let captures = everyone.compactMap { working.capture($0) }
+        let everyone = placed + waiting
+        let captures = everyone.compactMap { room in working.capture(room).map { capture in session.sameLevel[room].map(capture.moved) ?? capture } }
         var undecided: [Identity] = []
         if captures.count == everyone.count {
-            let joint = JointAssembly.assemble(captures, anchors: Set(anchors.indices), trustingAnchor: best, stop: stop)
+            let joint = JointAssembly.assemble(captures, anchors: Set(placed.indices), trustingAnchor: best, stop: stop)
             if joint.interrupted { throw interrupted }
             result.firstRoomUnsure = joint.anchorUnsure
             result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }
@@ -717,15 +818,28 @@ extension Workspace {
             for (index, habit) in joint.habits.enumerated() {
                 if let habit { result.habits.append((everyone[index], habit)) }
             }
+            let anchorCount = placed.count
             for index in joint.inPlace.sorted() {
-                placed.append(everyone[index])
-                waiting.removeAll { $0 == everyone[index] }
-                result.inPlace.append(everyone[index])
+                let room = everyone[index]
+                // Met where the session put it: moved there, which the search saw it at.
+                if let motion = session.sameLevel[room] {
+                    let plan = try working.planMove(room: room, by: motion)
+                    _ = working.perform(plan.changes)
+                    result.plan.changes += plan.changes
+                    for note in plan.notes where !result.plan.notes.contains(note) { result.plan.notes.append(note) }
+                    result.bySession.append(room)
+                } else {
+                    result.inPlace.append(room)
+                }
+                placed.append(room)
+                waiting.removeAll { $0 == room }
             }
             // Nearest the anchors first, so the report reads as the building grows.
-            for index in everyone.indices where index >= anchors.count && !joint.inPlace.contains(index) {
+            for index in everyone.indices where index >= anchorCount && !joint.inPlace.contains(index) {
                 let room = everyone[index]
-                if let motion = joint.poses[index], var placement = joint.placements[index] {
+                if var motion = joint.poses[index], var placement = joint.placements[index] {
+                    // The search moved the room from where the session put it.
+                    if let first = session.sameLevel[room] { motion = motion.composed(after: first) }
                     let plan = try working.planMove(room: room, by: motion)
                     _ = working.perform(plan.changes)
                     result.plan.changes += plan.changes

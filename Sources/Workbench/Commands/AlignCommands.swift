@@ -306,8 +306,23 @@ extension Shell {
                    + "(doorways or walls meet, nothing contradicts: scanned in one session with them?): left exactly there")
             session.keepInPlace(result.inPlace)
         }
+        if !result.bySession.isEmpty, let first = placed.first {
+            // Said with how far each lies from the first room's floor: another level has
+            // nothing beside it to confirm the record, so the person should know.
+            let firstFloor = workspace.capture(first)?.floorHeight
+            var working = workspace
+            _ = working.perform(result.plan.changes)
+            let described = result.bySession.map { room -> String in
+                guard let floor = working.capture(room)?.floorHeight, let firstFloor, abs(floor - firstFloor) >= 1 else { return handleText(room) }
+                return "\(handleText(room)) (\(formatted(abs(floor - firstFloor), digits: 2)) m \(floor < firstFloor ? "below" : "above"))"
+            }
+            let otherLevel = described.contains { $0.contains(" m below") || $0.contains(" m above") }
+            inform("\(described.joined(separator: ", ")) put where \(result.bySession.count == 1 ? "its" : "their") scan session puts "
+                   + "\(result.bySession.count == 1 ? "it" : "them") beside \(handleText(first)) (referenceOriginTransform: one session with it)"
+                   + (otherLevel ? "; another level has nothing beside it to confirm that: undo if it is wrong" : ", and doorways or walls meet there"))
+        }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
-        let settled = placed + result.inPlace + result.placed.map(\.room)
+        let settled = placed + result.inPlace + result.bySession + result.placed.map(\.room)
         let settledStories = Set(settled.compactMap { workspace.capture($0)?.effectiveStory })
         if result.firstRoomUnsure, invocation.flag("--best"), let first = placed.first {
             warn("\(handleText(first)), the first room, meets the others in more than one place about equally well: they were placed "
@@ -363,12 +378,13 @@ extension Shell {
             warn("\(they) on story \(story), where no room is placed yet, and rooms meet through no doorway across stories "
                  + "(put one of story \(story) in place, e.g. align \(rooms[0]) using WALL to WALL, then align --all auto again)")
         }
-        let count = result.placed.count
+        let count = result.placed.count + result.bySession.count
         guard count > 0 else {
             inform("placed no room: nothing changed")
             return
         }
-        try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")", placing: result.placed.map(\.room))
+        try perform(result.plan, text: invocation.text, done: "placed \(count) room\(count == 1 ? "" : "s")",
+                    placing: result.bySession + result.placed.map(\.room))
         // What no pair of scans can tell, and the whole building may: whether each scan put the
         // walls it shares on the face it saw or near the centre line.
         let faces = result.habits.filter { $0.habit == .face }.map { handleText($0.room) }
