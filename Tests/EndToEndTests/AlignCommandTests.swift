@@ -149,6 +149,10 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertLessThan(score, AutoAligner.Tolerances().minimumScore, best)
         XCTAssertTrue(shy.stderr.contains("runner-up: score"), shy.stderr)
         XCTAssertTrue(shy.stderr.contains("too little agrees: r2 was not moved (a place needs a score of 6.0"), shy.stderr)
+        // Said under -q too: it was silent there, exit status 0, as if the room had been placed.
+        let quiet = try Harness.run(["-q"] + paths + ["-c", "align r2 auto"])
+        XCTAssertTrue(quiet.stderr.contains("warning: too little agrees: r2 was not moved"), quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("best: score"), "the candidates are information: \(quiet.stderr)")
         XCTAssertFalse(shy.stdout.contains("align r2"), "no step in the history: \(shy.stdout)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[1])), original, "nothing moved, nothing saved")
 

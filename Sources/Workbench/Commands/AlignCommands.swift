@@ -224,13 +224,15 @@ extension Shell {
         }
         if result.isAmbiguous && !invocation.flag("--best") {
             lastAutoAlignment = (room, result.candidates, nil, session.revision)
-            inform("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
+            // A refusal to move is said even under -q (it was silent there, with exit status 0),
+            // as align --all auto says which rooms it left.
+            warn("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
                    + "align \(handleText(room)) next tries the next)")
             return
         }
         if result.isWeak && !invocation.flag("--best") {
             lastAutoAlignment = (room, result.candidates, nil, session.revision)
-            inform("too little agrees: \(handleText(room)) was not moved (a place needs a score of "
+            warn("too little agrees: \(handleText(room)) was not moved (a place needs a score of "
                    + "\(formatted(AutoAligner.Tolerances().minimumScore, digits: 1)), about 3 m of wall and a doorway agreeing; "
                    + "align \(handleText(room)) auto --best takes the best, align \(handleText(room)) next tries the next)")
             return
