@@ -40,6 +40,15 @@ final class QueryCommandTests: XCTestCase {
         let room = (report["rooms"] as! [[String: Any]])[0]
         XCTAssertEqual(room["floorArea"] as! Double, 47.74, accuracy: 0.01)
         XCTAssertGreaterThan(room["wallArea"] as! Double, 80)
+        // The perimeter is the floor outline's length (it was the walls' total, short of it
+        // where walls were scanned only in part).
+        guard case .room(let capture) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: flat)))) else {
+            return XCTFail("a room")
+        }
+        let outline = try XCTUnwrap(capture.floors.first?.planPolygon)
+        let length = outline.indices.reduce(0.0) { $0 + outline[$1].distance(to: outline[($1 + 1) % outline.count]) }
+        XCTAssertEqual(room["perimeter"] as! Double, length, accuracy: 0.01)
+        XCTAssertEqual(capture.floors.count, 1)
         XCTAssertEqual(room["categories"] as! [String: Int], ["bed": 2, "table": 4, "storage": 3, "chair": 1, "sink": 1, "toilet": 1, "sofa": 1])
     }
 

@@ -37,6 +37,20 @@ enum TestRooms {
 }
 
 final class RoomLevelGeometryTests: XCTestCase {
+    /// A wall with `polygonCorners` (a gable) is measured by its polygon, not its box: a real
+    /// wall of 14.10 m² by its box was 9.18 m² by its corners.
+    func testAWallWithCornersIsMeasuredByThem() {
+        var gable = Surface(category: .wall, identifier: "6AB1E000-0000-4000-8000-000000000001",
+                            dimensions: SIMD3(6, 4, 0), transform: .identity)
+        XCTAssertEqual(gable.faceArea, 24, accuracy: 1e-9)
+        // 6 m wide, 2.4 m at the eaves, 4 m at the ridge, in the wall's own plane.
+        gable.polygonCorners = [SIMD3(-3, -2, 0), SIMD3(3, -2, 0), SIMD3(3, 0.4, 0), SIMD3(0, 2, 0), SIMD3(-3, 0.4, 0)]
+        XCTAssertEqual(gable.faceArea, 6 * 2.4 + 0.5 * 6 * 1.6, accuracy: 1e-6)
+        var room = CapturedRoom()
+        room.walls = [gable]
+        XCTAssertEqual(room.measurements.grossWallArea, 19.2, accuracy: 1e-6)
+    }
+
     func testEffectiveStory() {
         var room = TestRooms.room(Shapes.lShape)
         for i in room.walls.indices { room.walls[i].story = 3 }

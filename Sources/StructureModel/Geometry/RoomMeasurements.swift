@@ -10,6 +10,10 @@ public struct RoomMeasurements: Sendable, Equatable {
     public var netWallArea: Double
     /// Sum of wall widths, m.
     public var wallLength: Double
+    /// The length of the room's outline (`planOutlines`), m: its perimeter. The walls' total
+    /// where it has none; short of it where walls were scanned only in part (a real room's
+    /// pillar walls summed 11.23 m along a 25.27 m floor).
+    public var perimeter: Double
     /// The median wall height, m (0 without walls).
     public var height: Double
 }
@@ -23,13 +27,19 @@ extension CapturedRoom {
             fromWalls = true
         }
         let gross = walls.reduce(0) { $0 + $1.faceArea }
+        let outlines = planOutlines
+        let wallTotal = walls.reduce(0) { $0 + abs(Double($1.dimensions.x)) }
+        let perimeter = outlines.isEmpty ? wallTotal : outlines.reduce(0.0) { sum, outline in
+            sum + outline.indices.reduce(0.0) { $0 + outline[$1].distance(to: outline[($1 + 1) % outline.count]) }
+        }
         let cutouts = (doors + windows + openings).reduce(0) { $0 + $1.faceArea }
         return RoomMeasurements(
             floorArea: floorArea,
             floorAreaFromWalls: fromWalls,
             grossWallArea: gross,
             netWallArea: max(0, gross - cutouts),
-            wallLength: walls.reduce(0) { $0 + abs(Double($1.dimensions.x)) },
+            wallLength: wallTotal,
+            perimeter: perimeter,
             height: median(walls.map { abs(Double($0.dimensions.y)) }) ?? 0)
     }
 }

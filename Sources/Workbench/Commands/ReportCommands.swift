@@ -24,7 +24,7 @@ struct RoomStats {
         floorArea = m.floorArea
         floorFromWalls = m.floorAreaFromWalls
         wallArea = m.netWallArea
-        perimeter = m.wallLength
+        perimeter = m.perimeter
         height = m.height
         var categories: [String: Int] = [:], confidences: [String: Int] = [:]
         for object in room.objects { categories[object.category.name, default: 0] += 1 }
@@ -46,8 +46,9 @@ extension Shell {
                 summary: "floor and wall areas, perimeters, heights and counts, per room, per story and in all",
                 details: """
                     Floor area comes from the floor polygon (for a room without a floor, from the hull of its walls);
-                    wall area is net of the doors, windows and openings in the walls; perimeter is the walls' total
-                    length; height the median wall height. With REF, one room (or the rooms of a file, by its name).
+                    wall area is net of the doors, windows and openings in the walls (a wall with a polygon, by its
+                    polygon); perimeter is the length of the floor's outline (of the walls' loop without a floor);
+                    height the median wall height. With REF, one room (or the rooms of a file, by its name).
                     """
             ) { invocation in
                 try invocation.shell.stats(invocation)
