@@ -61,6 +61,22 @@ final class TableTests: XCTestCase {
         XCTAssertTrue(narrow.text.split(separator: "\n").allSatisfy { displayWidth(String($0)) <= 24 })
     }
 
+    /// Headers wider than their values give way before rows go one field per line: every real
+    /// file's `ls objects` was records on an 80-column terminal.
+    func testLongHeadersShortenBeforeRowsExpand() {
+        let objects = Table(["object", "room", "section", "story", "category", "confidence", "w×h×d m", "attributes", "parent"],
+                            [["o1", "r1", "s1", "0", "sofa", "low", "1.90×0.98×0.79", "SofaType=rectangular", ""],
+                             ["o5", "r1", "s1", "0", "chair", "medium", "0.68×0.77×0.71", "ChairArmType=existing ChairType=swivel", "o2"]],
+                            numeric: [3], flexible: [7])
+        let fitted = objects.render(width: 80)
+        XCTAssertFalse(fitted.expanded, fitted.text)
+        XCTAssertEqual(fitted.text.split(separator: "\n").first.map(String.init),
+                       "object  room  sect  story  category  conf    w×h×d m         attributes   parent")
+        XCTAssertTrue(fitted.text.split(separator: "\n").allSatisfy { displayWidth(String($0)) <= 80 }, fitted.text)
+        // Wide enough for the full headers: they stay.
+        XCTAssertTrue(objects.render(width: 200).text.hasPrefix("object  room  section  story  category  confidence"))
+    }
+
     func testColourDoesNotChangeTheWidths() {
         let plain = table.render(width: 40).text
         let coloured = table.render(width: 40, colour: true).text

@@ -15,6 +15,10 @@ struct Table {
     var flexible: Set<Int> = []
     /// Columns shown emphasised when colour is on: the handles.
     var emphasised: Set<Int> = [0]
+    /// Shorter headers for columns whose values are narrower than their names (`confidence`
+    /// over low/medium/high), used only when the table is too wide with the full ones: on an
+    /// 80-column terminal every real file's `ls objects` fell back to one field per line.
+    static let shortHeaders = ["confidence": "conf", "section": "sect"]
 
     init(_ headers: [String], _ rows: [[String]], numeric: Set<Int> = [], flexible: Set<Int> = []) {
         self.headers = headers
@@ -52,6 +56,33 @@ struct Table {
         guard let width, total(natural) > width else {
             return Rendered(text: lines(widths: natural, cellWidths: cellWidths, colour: colour))
         }
+        if headers.contains(where: { Self.shortHeaders[$0] != nil }) {
+            var shorter = self
+            shorter.headers = headers.map { Self.shortHeaders[$0] ?? $0 }
+            // Rows are already escaped: keep them as they are.
+            return shorter.renderShortened(width: width, colour: colour)
+        }
+        return fitted(width: width, natural: natural, cellWidths: cellWidths, colour: colour)
+    }
+
+    private func renderShortened(width: Int, colour: Bool) -> Rendered {
+        let count = headers.count
+        var natural = headers.map(displayWidth)
+        var cellWidths: [[Int]] = []
+        cellWidths.reserveCapacity(rows.count)
+        for row in rows {
+            let widths = row.prefix(count).map(displayWidth)
+            for (index, cellWidth) in widths.enumerated() { natural[index] = max(natural[index], cellWidth) }
+            cellWidths.append(widths)
+        }
+        let whole = natural.reduce(0, +) + Self.gap * max(0, count - 1)
+        if whole <= width { return Rendered(text: lines(widths: natural, cellWidths: cellWidths, colour: colour)) }
+        return fitted(width: width, natural: natural, cellWidths: cellWidths, colour: colour)
+    }
+
+    private func fitted(width: Int, natural: [Int], cellWidths: [[Int]], colour: Bool) -> Rendered {
+        let count = headers.count
+        func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + Self.gap * max(0, widths.count - 1) }
         var widths = natural
         let minimum = (0..<count).map { index in
             flexible.contains(index) && index != 0 ? min(natural[index], max(displayWidth(headers[index]), Self.narrowest)) : natural[index]
