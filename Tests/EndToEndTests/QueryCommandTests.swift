@@ -165,6 +165,30 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertTrue(doors.allSatisfy { $0["open"] as? Bool == true })
     }
 
+    /// A curved wall (a real iOS 26 export has two) says its arc in `show` and gives it whole in
+    /// `show --json`: both said nothing of it.
+    func testShowSaysACurvedWallsArc() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder)
+        let text = try String(contentsOfFile: room, encoding: .utf8)
+        let arc = #"{"center":[0,3.950365],"endAngle":{"unit":{"converter":{"coefficient":1,"constant":0},"symbol":"\u00b0"},"value":272.86420665019693},"#
+            + #""radius":3.955306,"startAngle":{"unit":{"converter":{"coefficient":1,"constant":0},"symbol":"\u00b0"},"value":267.13579783672037}}"#
+        let walls = try XCTUnwrap(text.range(of: "\"walls\" : ["))
+        let range = try XCTUnwrap(text.range(of: "\"curve\" : null", range: walls.upperBound..<text.endIndex))
+        let curved = folder.appendingPathComponent("curved.json").path
+        try text.replacingCharacters(in: range, with: "\"curve\" : " + arc).write(toFile: curved, atomically: true, encoding: .utf8)
+        let shown = try Harness.run(["-q", curved, "-c", "show w1"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("curve            an arc of radius 3.955 m from 267.1° to 272.9° about (0.000, 3.950) in the wall's plane")
+                      || shown.stdout.split(separator: "\n").contains { $0.hasPrefix("curve ") && $0.hasSuffix("an arc of radius 3.955 m from 267.1° to 272.9° about (0.000, 3.950) in the wall's plane") },
+                      shown.stdout)
+        let json = try Harness.run(["-q", "--json", curved, "-c", "show w1"])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((object["curve"] as? [String: Any])?["radius"] as? Double, 3.955306)
+        let straight = try Harness.run(["-q", curved, "-c", "show w2"])
+        XCTAssertFalse(straight.stdout.contains("\ncurve "), "a straight wall has none: \(straight.stdout)")
+    }
+
     func testEditsShowUpInListings() throws {
         let room = try Harness.generatedRoom(in: try Harness.temporaryFolder(self))
         let result = try Harness.run(["-q", "--json", room, "-c", "set o1 confidence low; name r1 Den; find objects where confidence = low and handle = o1; ls rooms"])

@@ -409,6 +409,37 @@ extension Shell {
     }
 
     /// The USDZ model attached to an object (`set o3 model …`), if any.
+    /// A curved wall's arc in words: RoomPlan writes its centre in the wall's plane, its radius
+    /// and its start and end angles (as `Measurement`s: a value and a unit). What cannot be read
+    /// so is shown as the file has it.
+    static func describeCurve(_ curve: JSONValue) -> String {
+        func number(_ value: JSONValue?) -> Double? {
+            if case .number(let n)? = value { return n.doubleValue.isFinite ? n.doubleValue : nil }
+            return nil
+        }
+        func degrees(_ value: JSONValue?) -> Double? {
+            if let plain = number(value) { return plain * 180 / .pi }
+            guard case .object(let measurement)? = value, let amount = number(measurement["value"]) else { return nil }
+            var symbol = ""
+            if case .object(let unit)? = measurement["unit"], case .string(let text)? = unit["symbol"] { symbol = text }
+            switch symbol {
+            case "°", "deg": return amount
+            case "rad": return amount * 180 / .pi
+            default: return nil
+            }
+        }
+        guard case .object(let arc) = curve, let radius = number(arc["radius"]),
+              let start = degrees(arc["startAngle"]), let end = degrees(arc["endAngle"]) else {
+            let raw = renderJSON(curve).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            return raw.count > 120 ? String(raw.prefix(119)) + "…" : raw
+        }
+        var text = "an arc of radius \(formatted(radius, digits: 3)) m from \(formatted(start, digits: 1))° to \(formatted(end, digits: 1))°"
+        if case .array(let centre)? = arc["center"], centre.count == 2, let x = number(centre[0]), let y = number(centre[1]) {
+            text += " about (\(formatted(x, digits: 3)), \(formatted(y, digits: 3))) in the wall's plane"
+        }
+        return text
+    }
+
     func attachedModel(_ identity: Identity) -> String? {
         guard identity.kind == .object, case .object(let object)? = session.workspace.element(identity) else { return nil }
         return session.workspace.file(id: identity.file)?.models[object.identifier]
@@ -430,6 +461,10 @@ extension Shell {
         if options.json {
             guard case .object(var object) = json(row) else { return }
             object["children"] = .array(children.map { .string($0) })
+            // A curved wall's arc as the file has it (RoomPlan's own form: centre, radius, angles).
+            if case .surface(let surface)? = session.workspace.element(identity), let curve = surface.curve, curve != .null {
+                object["curve"] = curve
+            }
             if let model = attachedModel(identity) { object["model"] = .string(model) }
             output.write(renderJSON(.object(object)))
             return
@@ -470,6 +505,7 @@ extension Shell {
                 lines.append(("heading", formatted(s.transform.yaw * 180 / .pi, digits: 1) + "°"))
                 if let corners = s.polygonCorners, !corners.isEmpty { lines.append(("corners", "\(corners.count) (polygon)")) }
                 if let edges = s.completedEdges, !edges.isEmpty { lines.append(("completed edges", edges.map(\.description).joined(separator: ", "))) }
+                if let curve = s.curve, curve != .null { lines.append(("curve", Self.describeCurve(curve))) }
             case .object(let o):
                 lines.append(("heading", formatted(o.transform.yaw * 180 / .pi, digits: 1) + "°"))
                 if let model = attachedModel(identity) { lines.append(("model", model)) }
