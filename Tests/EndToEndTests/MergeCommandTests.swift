@@ -75,6 +75,28 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertFalse(kept.stderr.contains("stories by floor height"), kept.stderr)
     }
 
+    /// A structure none of whose rooms was edited is left as it was merged: a fix-up script's
+    /// `merge` replaced a real Apple structure's floor (with a room's identifier, corners
+    /// rounded to a centimetre) and its sections' centres, unsaid. `--rebuild` rebuilds it.
+    func testAnUneditedStructureIsNotRebuiltUnlessAsked() throws {
+        let folder = try Harness.temporaryFolder(self)
+        var structure = BuildingGenerator.generate(BuildingSpec(seed: 9, rooms: 5)).structure
+        // As Apple writes it: the story's floor under an identifier of its own, sections at the floor's height.
+        for i in structure.merged.floors.indices { structure.merged.floors[i].identifier = "F100D000-0000-4000-8000-00000000000\(i)" }
+        for i in structure.merged.sections.indices { structure.merged.sections[i].center.y += 0.41 }
+        let path = folder.appendingPathComponent("apple.json").path
+        try Data(RoomPlanCodec.encode(.structure(structure))).write(to: URL(fileURLWithPath: path))
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let left = try Harness.run([path, "-c", "merge", "-c", "save", "-c", "history"])
+        XCTAssertEqual(left.status, 0, left.stderr)
+        XCTAssertTrue(left.stderr.contains("nothing to re-merge: no room of apple was edited since it was opened"), left.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "the file is as it was")
+        XCTAssertFalse(left.stdout.contains("merge"), left.stdout)
+        let rebuilt = try Harness.run(["-q", path, "-c", "merge --rebuild", "-c", "save"])
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "rebuilt when asked")
+    }
+
     func testAMergeResultNeverReplacesAFileAndBadMergesAreRefused() throws {
         let folder = try Harness.temporaryFolder(self)
         let room = try Harness.generatedRoom(in: folder, name: "room.json")

@@ -48,6 +48,7 @@ extension Shell {
                 "merge",
                 arguments: [ArgumentSpec("ROOM", .reference([.room]), .variadic)],
                 options: [OptionSpec("--into", value: .text, valueName: "NAME", help: "the new structure's name (default merged)"),
+                          OptionSpec("--rebuild", help: "rebuild a structure's own arrays even when none of its rooms was edited"),
                           OptionSpec("--stories", value: .choice(["auto", "keep"]), valueName: "auto|keep",
                                      help: "stories from floor heights (auto, the default) or the rooms' own (keep)"),
                           OptionSpec("--tolerance", value: .number, valueName: "D",
@@ -67,7 +68,9 @@ extension Shell {
                     identifiers. Stories come from floor heights unless --stories keep.
                     Rooms from room files (or a structure plus room files) make a new, unsaved structure named by
                     --into (saved next to the first room's file; export structure PATH writes it anywhere). All the
-                    rooms of one structure rebuild that structure's own arrays in place (a re-merge after edits).
+                    rooms of one structure rebuild that structure's own arrays in place (a re-merge after edits); a
+                    structure none of whose rooms was edited since it was opened is left as RoomPlan merged it unless
+                    --rebuild (a fix-up script's merge replaced Apple's floor and sections in every such file).
                     One undo takes a merge back. wb reports what it merged and anything suspicious.
                     """,
                 edits: true
@@ -125,6 +128,15 @@ extension Shell {
             return
         }
         let opened = plan.changes.contains { if case .openFile = $0 { return true } else { return false } }
+        // A structure as it is on disk, none of its rooms edited: its own arrays are the merge
+        // RoomPlan (or an earlier merge) made, and rebuilding them changes what nobody asked to.
+        if !opened, !invocation.flag("--rebuild"),
+           let file = (rooms.first ?? session.files.first(where: \.isStructure)?.rooms.first).flatMap({ workspace.file(id: $0.file) }),
+           file.isStructure, !file.isModified {
+            inform("nothing to re-merge: no room of \(file.name) was edited since it was opened, so its own arrays stay as they were merged "
+                   + "(merge --rebuild rebuilds them with wb's merge: " + parts.joined(separator: ", ") + ")")
+            return
+        }
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
                     + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : "")
