@@ -409,6 +409,16 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("r2, r3, r4, r5, r6 put where their scan session puts them beside r1 (referenceOriginTransform: "
                                              + "one session with it), and doorways or walls meet there"), result.stderr)
         try assertWhereTheSessionPutsThem(home, paths, frames)
+        // One room alone is put there too, when it meets the first room there.
+        let (single, _) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("single"))
+        var alone = 0
+        for k in 2...home.captures.count {
+            let result = try Harness.run(single + ["-c", "align r\(k) auto"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            if result.stderr.contains("r\(k) put where its scan session puts it beside r1 (referenceOriginTransform: one session with it), "
+                                      + "and doorways or walls meet there") { alone += 1 }
+        }
+        XCTAssertGreaterThan(alone, 0, "the rooms that meet the first one")
 
         // Two stories of one session: the upper one meets the lower through no doorway, and is
         // put where the session puts it, a story up, said so.
@@ -421,6 +431,16 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(stacked.stderr.contains("another level has nothing beside it to confirm that: undo if it is wrong"), stacked.stderr)
         XCTAssertTrue(stacked.stderr.contains("2 stories by floor height"), stacked.stderr)
         try assertWhereTheSessionPutsThem(tall, levels, levelFrames)
+        // Saved there, each room's record moved with it: opened again, nothing moves a second time.
+        let reopened = try Harness.run(levels + ["-c", "align --all auto"])
+        XCTAssertEqual(reopened.status, 0, reopened.stderr)
+        XCTAssertFalse(reopened.stderr.contains("another level has nothing beside it"), reopened.stderr)
+        XCTAssertTrue(reopened.stderr.contains("placed no room: nothing changed"), reopened.stderr)
+        // And a move by hand moves the record too: undone, the file is as it was.
+        let original = try Data(contentsOf: URL(fileURLWithPath: levels[1]))
+        let undone = try Harness.run(["-q", levels[1], "-c", "move r1 1 0; rotate r1 30; undo; undo; save"])
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: levels[1])), original)
 
         // Records of separate sessions (each room's own, near its own origin) pile the rooms up:
         // not followed, and the rooms are searched for as before.

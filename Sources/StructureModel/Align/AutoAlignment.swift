@@ -709,11 +709,16 @@ extension Workspace {
     /// For each waiting room that shares a session record with the first anchor that has one,
     /// the motion that puts it where that session puts it beside the anchor: on the anchor's
     /// level (to be confirmed by what meets there), or a story away over the placed rooms.
-    func sessionMotions(anchors: [Identity], waiting: [Identity]) -> (sameLevel: [Identity: RigidMotion], otherLevel: [(Identity, RigidMotion)]) {
+    public func sessionMotions(anchors: [Identity], waiting: [Identity]) -> (sameLevel: [Identity: RigidMotion], otherLevel: [(Identity, RigidMotion)]) {
         guard let anchor = anchors.first(where: { sessionFrame($0) != nil }), let anchorFrame = sessionFrame(anchor),
               let anchorCapture = capture(anchor) else { return ([:], []) }
         let floors = anchors.compactMap { capture($0)?.floorHeight }
         guard !floors.isEmpty else { return ([:], []) }
+        // A room already where its session puts it (placed so before, and saved: its record
+        // moved with it) needs no motion: a level of its own is then in place as it is.
+        func isStill(_ motion: RigidMotion) -> Bool {
+            abs(normalizedAngle(motion.yaw)) < 1e-6 && (motion.translation * motion.translation).sum() < 1e-8
+        }
         var sameLevel: [Identity: RigidMotion] = [:]
         var otherLevel: [(Identity, RigidMotion)] = []
         var others: [(Identity, RigidMotion, CapturedRoom, Double, RigidMotion)] = []
@@ -724,7 +729,7 @@ extension Workspace {
             guard let floor = moved.floorHeight else { continue }
             let apart = floors.map { abs($0 - floor) }.min()!
             if apart < 1 {
-                sameLevel[room] = motion
+                if !isStill(motion) { sameLevel[room] = motion }
             } else {
                 others.append((room, motion, moved, apart, frame))
             }
@@ -748,7 +753,7 @@ extension Workspace {
             let shared = own.reduce(0.0) { sum, mine in
                 sum + outlines.reduce(0.0) { $0 + abs(counterClockwise(mine).overlapArea(with: counterClockwise($1))) }
             }
-            if area > 1, shared >= 0.5 * area, anchorCapture.walls.count > 0 { otherLevel.append((room, motion)) }
+            if area > 1, shared >= 0.5 * area, anchorCapture.walls.count > 0 { otherLevel.append((room, isStill(motion) ? .identity : motion)) }
         }
         return (sameLevel, otherLevel)
     }
@@ -797,12 +802,17 @@ extension Workspace {
         // Another level of the same session (upstairs over downstairs) meets nothing through a
         // doorway: where the session puts it, a story away, over the placed rooms, it is taken.
         for (room, motion) in session.otherLevel {
+            placed.append(room)
+            waiting.removeAll { $0 == room }
+            // Where the session puts it already (placed so and saved): in place as it is.
+            if motion == .identity {
+                result.inPlace.append(room)
+                continue
+            }
             let plan = try working.planMove(room: room, by: motion)
             _ = working.perform(plan.changes)
             result.plan.changes += plan.changes
             for note in plan.notes where !result.plan.notes.contains(note) { result.plan.notes.append(note) }
-            placed.append(room)
-            waiting.removeAll { $0 == room }
             result.bySession.append(room)
         }
         // First jointly, through doorways; what that leaves undecided stays where it is.

@@ -64,6 +64,12 @@ extension Workspace {
         if !shared.isEmpty {
             plan.notes.append(Self.sharedNote(shared.count, "no longer match\(shared.count == 1 ? "es" : "") where this room now is"))
         }
+        // The record of where the room's frame lies in its scan session moves with the room, so
+        // that it still says where the session puts it: a room placed by it and saved would
+        // otherwise be moved by it a second time when opened again.
+        if let origin = room.referenceOriginTransform {
+            plan.changes.append(.transform(identity, motion.apply(to: origin)))
+        }
         return plan
     }
 

@@ -387,6 +387,15 @@ public struct Workspace: Sendable {
                 element = old
             }
             change = .element(identity, element)
+        case .transform(let identity, var transform) where identity.kind == .room:
+            // A room's own: where its frame lies in its scan session (`referenceOriginTransform`).
+            guard let slot = files[f].slot(identity.scope) else { return }
+            files[f].document.withCapture(at: slot) { room in
+                guard let old = room.referenceOriginTransform else { return }
+                room.referenceOriginTransform = transform
+                transform = old
+            }
+            change = .transform(identity, transform)
         case .transform(let identity, var transform):
             guard let (slot, index) = locate(identity, in: f) else { return }
             files[f].document.withCapture(at: slot) { room in

@@ -26,8 +26,9 @@ extension Section {
 
 extension CapturedRoom {
     /// Every element moved by the same rigid motion: walls, doors, windows, openings,
-    /// floors, objects and section centres. `referenceOriginTransform` is RoomPlan's own
-    /// record of the capture session and is left alone; `coreModel` is opaque.
+    /// floors, objects and section centres. `referenceOriginTransform`, where the room's
+    /// frame lies in its scan session, is left alone here (a search's scratch copies); an edit
+    /// (`planMove`) moves it with the room. `coreModel` is opaque.
     public func moved(by motion: RigidMotion) -> CapturedRoom {
         var copy = self
         copy.walls = walls.map { $0.moved(by: motion) }

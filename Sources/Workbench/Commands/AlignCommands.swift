@@ -201,6 +201,34 @@ extension Shell {
             throw CommandFailure("no room is placed yet to align \(handleText(room)) beside (open a structure, or align another room first)",
                                  at: invocation.positionals[0])
         }
+        // A room of the placed rooms' session in a frame of its own (iOS 26): where the session
+        // puts it, when it meets the placed rooms there or lies a story over or under them, as
+        // align --all auto puts it.
+        let bySession = session.workspace.sessionMotions(anchors: session.placedRooms.filter { $0 != room }, waiting: [room])
+        let sessionMotion = bySession.sameLevel[room].flatMap { AutoAligner.isInPlace(capture.moved(by: $0), beside: placed) ? $0 : nil }
+            ?? bySession.otherLevel.first?.1
+        if sessionMotion == .identity, let anchor = session.placedRooms.first(where: { $0 != room }) {
+            // On another level, already where the session puts it (placed so and saved).
+            lastAutoAlignment = nil
+            session.keepInPlace([room])
+            inform("\(handleText(room)) already lies where its scan session puts it beside \(handleText(anchor)) (referenceOriginTransform): "
+                   + "left exactly there")
+            return
+        }
+        if let sessionMotion, let anchor = session.placedRooms.first(where: { $0 != room }) {
+            let plan = try session.workspace.planMove(room: room, by: sessionMotion)
+            lastAutoAlignment = nil
+            let after = capture.moved(by: sessionMotion).floorHeight
+            let level = session.workspace.capture(anchor)?.floorHeight.flatMap { first in
+                after.map { abs($0 - first) >= 1 ? " (\(formatted(abs($0 - first), digits: 2)) m \($0 < first ? "below" : "above") \(handleText(anchor)))" : "" }
+            } ?? ""
+            try perform(plan, text: invocation.text, done: "\(handleText(room)) put where its scan session puts it beside \(handleText(anchor))\(level) "
+                        + "(referenceOriginTransform: one session with it)" + (level.isEmpty ? ", and doorways or walls meet there" : ""),
+                        placing: [room])
+            // Said even under -q: nothing confirms a place on another level.
+            if !level.isEmpty { warn("\(handleText(room)) is on another level\(level): nothing beside it confirms its session's record; undo if it is wrong") }
+            return
+        }
         let result = AutoAligner.search(capture, beside: placed)
         guard let best = result.candidates.first, best.score > 0 else {
             lastAutoAlignment = nil
@@ -331,9 +359,14 @@ extension Shell {
                 return "\(handleText(room)) (\(formatted(abs(floor - firstFloor), digits: 2)) m \(floor < firstFloor ? "below" : "above"))"
             }
             let otherLevel = described.contains { $0.contains(" m below") || $0.contains(" m above") }
-            inform("\(described.joined(separator: ", ")) put where \(result.bySession.count == 1 ? "its" : "their") scan session puts "
-                   + "\(result.bySession.count == 1 ? "it" : "them") beside \(handleText(first)) (referenceOriginTransform: one session with it)"
-                   + (otherLevel ? "; another level has nothing beside it to confirm that: undo if it is wrong" : ", and doorways or walls meet there"))
+            let text = "\(described.joined(separator: ", ")) put where \(result.bySession.count == 1 ? "its" : "their") scan session puts "
+                + "\(result.bySession.count == 1 ? "it" : "them") beside \(handleText(first)) (referenceOriginTransform: one session with it)"
+            // Said even under -q when a room went to another level: nothing there confirms it.
+            if otherLevel {
+                warn(text + "; another level has nothing beside it to confirm that: undo if it is wrong")
+            } else {
+                inform(text + ", and doorways or walls meet there")
+            }
         }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
         let settled = placed + result.inPlace + result.bySession + result.placed.map(\.room)
