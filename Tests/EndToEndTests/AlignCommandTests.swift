@@ -431,6 +431,21 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(stacked.stderr.contains("another level has nothing beside it to confirm that: undo if it is wrong"), stacked.stderr)
         XCTAssertTrue(stacked.stderr.contains("2 stories by floor height"), stacked.stderr)
         try assertWhereTheSessionPutsThem(tall, levels, levelFrames)
+        // A record a metre off on the other level would put that room into its neighbours: not
+        // followed (it went there, said only as a level nothing confirms).
+        let (skewed, _) = try ownFramesOfOneSession(tall, in: folder.appendingPathComponent("skewed"))
+        let upper = try XCTUnwrap(tall.captures.indices.last { tall.captures[$0].story == 1 })
+        XCTAssertGreaterThan(tall.captures.filter { $0.story == 1 }.count, 1)
+        guard case .room(var off) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: skewed[upper]))))
+        else { return XCTFail("a room") }
+        off.referenceOriginTransform?.translation.x += 1.1
+        try Data(RoomPlanCodec.encode(.room(off))).write(to: URL(fileURLWithPath: skewed[upper]))
+        let kept = try Harness.run(skewed + ["-c", "align --all auto", "-c", "merge", "-c", "check"])
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        let levelLine = try XCTUnwrap(kept.stderr.split(separator: "\n").first { $0.contains("another level has nothing beside it") }, kept.stderr)
+        XCTAssertFalse(levelLine.contains("r\(upper + 1) ("), String(levelLine))
+        XCTAssertFalse(kept.stdout.contains("rooms-overlap"), kept.stdout)
+
         // Saved there, each room's record moved with it: opened again, nothing moves a second time.
         let reopened = try Harness.run(levels + ["-c", "align --all auto"])
         XCTAssertEqual(reopened.status, 0, reopened.stderr)

@@ -753,7 +753,19 @@ extension Workspace {
             let shared = own.reduce(0.0) { sum, mine in
                 sum + outlines.reduce(0.0) { $0 + abs(counterClockwise(mine).overlapArea(with: counterClockwise($1))) }
             }
-            if area > 1, shared >= 0.5 * area, anchorCapture.walls.count > 0 { otherLevel.append((room, isStill(motion) ? .identity : motion)) }
+            // Nor may it overlap a room already put on that level (a record a metre off put a room
+            // into its neighbours there, said only as a level nothing confirms).
+            var taken: [CapturedRoom] = []
+            for (other, otherMotion) in otherLevel {
+                if let room = capture(other) { taken.append(room.moved(by: otherMotion)) }
+            }
+            let level = moved.floorHeight ?? 0
+            for anchor in anchors {
+                if let room = capture(anchor), let height = room.floorHeight, abs(height - level) < 1 { taken.append(room) }
+            }
+            if area > 1, shared >= 0.5 * area, anchorCapture.walls.count > 0, !Self.pileUp(taken + [moved]) {
+                otherLevel.append((room, isStill(motion) ? .identity : motion))
+            }
         }
         return (sameLevel, otherLevel)
     }

@@ -354,18 +354,23 @@ extension Shell {
             let firstFloor = workspace.capture(first)?.floorHeight
             var working = workspace
             _ = working.perform(result.plan.changes)
-            let described = result.bySession.map { room -> String in
-                guard let floor = working.capture(room)?.floorHeight, let firstFloor, abs(floor - firstFloor) >= 1 else { return handleText(room) }
-                return "\(handleText(room)) (\(formatted(abs(floor - firstFloor), digits: 2)) m \(floor < firstFloor ? "below" : "above"))"
+            // The first room's level (confirmed by what meets there) and other levels (nothing
+            // confirms them: said even under -q), each in a sentence of its own.
+            var sameLevel: [String] = [], otherLevels: [String] = []
+            for room in result.bySession {
+                if let floor = working.capture(room)?.floorHeight, let firstFloor, abs(floor - firstFloor) >= 1 {
+                    otherLevels.append("\(handleText(room)) (\(formatted(abs(floor - firstFloor), digits: 2)) m \(floor < firstFloor ? "below" : "above"))")
+                } else {
+                    sameLevel.append(handleText(room))
+                }
             }
-            let otherLevel = described.contains { $0.contains(" m below") || $0.contains(" m above") }
-            let text = "\(described.joined(separator: ", ")) put where \(result.bySession.count == 1 ? "its" : "their") scan session puts "
-                + "\(result.bySession.count == 1 ? "it" : "them") beside \(handleText(first)) (referenceOriginTransform: one session with it)"
-            // Said even under -q when a room went to another level: nothing there confirms it.
-            if otherLevel {
-                warn(text + "; another level has nothing beside it to confirm that: undo if it is wrong")
-            } else {
-                inform(text + ", and doorways or walls meet there")
+            func sentence(_ rooms: [String]) -> String {
+                "\(rooms.joined(separator: ", ")) put where \(rooms.count == 1 ? "its" : "their") scan session puts \(rooms.count == 1 ? "it" : "them") "
+                    + "beside \(handleText(first)) (referenceOriginTransform: one session with it)"
+            }
+            if !sameLevel.isEmpty { inform(sentence(sameLevel) + ", and doorways or walls meet there") }
+            if !otherLevels.isEmpty {
+                warn(sentence(otherLevels) + "; another level has nothing beside it to confirm that: undo if it is wrong")
             }
         }
         for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
