@@ -73,6 +73,10 @@ final class TableTests: XCTestCase {
         XCTAssertEqual(fitted.text.split(separator: "\n").first.map(String.init),
                        "object  room  sect  story  category  conf    w×h×d m         attributes   parent")
         XCTAssertTrue(fitted.text.split(separator: "\n").allSatisfy { displayWidth(String($0)) <= 80 }, fitted.text)
+        // Too narrow even so: one field per line, under the full names.
+        let records = objects.render(width: 40)
+        XCTAssertTrue(records.expanded)
+        XCTAssertTrue(records.text.contains("\nconfidence low\n") && records.text.contains("\nsection    s1\n"), records.text)
         // Wide enough for the full headers: they stay.
         XCTAssertTrue(objects.render(width: 200).text.hasPrefix("object  room  section  story  category  confidence"))
     }

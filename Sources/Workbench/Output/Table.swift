@@ -59,8 +59,10 @@ struct Table {
         if headers.contains(where: { Self.shortHeaders[$0] != nil }) {
             var shorter = self
             shorter.headers = headers.map { Self.shortHeaders[$0] ?? $0 }
-            // Rows are already escaped: keep them as they are.
-            return shorter.renderShortened(width: width, colour: colour)
+            // Rows are already escaped: keep them as they are. One field per line has room for
+            // the full names.
+            let rendered = shorter.renderShortened(width: width, colour: colour)
+            return rendered.expanded ? expanded(width: width, colour: colour) : rendered
         }
         return fitted(width: width, natural: natural, cellWidths: cellWidths, colour: colour)
     }
