@@ -38,6 +38,7 @@ final class WorldMapTypeTests: XCTestCase {
             "note",
             ["$classname": "NSMutableArray", "$classes": ["NSMutableArray", "NSArray", "NSObject"]],
             ["$classname": "NSUUID", "$classes": ["NSUUID", "NSObject"]],
+            ["$classname": "Notes.StickyNote", "$classes": ["Notes.StickyNote", "ARAnchor", "NSObject"]],
         ]
         let top: [String: Any] = ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": uid(1)], "$objects": objects]
         // Through XML and back: reading `CF$UID` dictionaries from XML makes them UIDs.
@@ -66,6 +67,11 @@ final class WorldMapTypeTests: XCTestCase {
             ("anchor 1's transform is an integer, not a 4×4 matrix (64 bytes of data)", { _, anchor in anchor["transform"] = 1 }),
             ("anchor 1's name is an integer, not a string", { _, anchor in anchor["name"] = 5 }),
             ("anchor 1's identifier is 3 bytes of data, not an archived UUID (16 bytes)", { _, anchor in anchor["identifier"] = Data([1, 2, 3]) }),
+            ("anchor 1 is an object of no class, not an anchor", { _, anchor in anchor["$class"] = nil }),
+            ("anchor 1 is an archived NSUUID, not an anchor", { _, anchor in anchor["$class"] = ["CF$UID": 9] }),
+            ("anchor 1's lastUpdateTimestamp is a string, not a number", { _, anchor in anchor["lastUpdateTimestamp"] = "yesterday" }),
+            // An app's own anchor class is an anchor when ARAnchor is among its classes.
+            ("anchor 1's name is an integer, not a string", { _, anchor in anchor["name"] = 5; anchor["$class"] = ["CF$UID": 10] }),
         ]
         for (expected, change) in cases {
             let info = try WorldMapArchive.inspect(try archive(change))

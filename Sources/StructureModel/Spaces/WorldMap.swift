@@ -51,6 +51,17 @@ public enum WorldMapArchive {
             let classDict = try plist.dictionary(try resolve(classRef))
             return classDict["$classname"].flatMap(plist.string) ?? ""
         }
+        /// Whether an archived object's class is ARAnchor or a subclass (an app's own anchor
+        /// class lists ARAnchor among its `$classes`).
+        func isAnchorClass(_ object: [String: Int]) throws(BinaryPlist.Failure) -> Bool {
+            guard let classRef = object["$class"] else { return false }
+            let classDict = try plist.dictionary(try resolve(classRef))
+            if let listRef = classDict["$classes"], case .array(let names) = try plist.object(try resolve(listRef)) {
+                for name in names where plist.string(try resolve(name)) == "ARAnchor" { return true }
+                return false
+            }
+            return (classDict["$classname"].flatMap(plist.string) ?? "").hasSuffix("Anchor")
+        }
         func matrix(_ ref: Int?) throws(BinaryPlist.Failure) -> Transform? {
             guard let ref, case .data(let range) = try plist.object(try resolve(ref)), range.count == 64 else { return nil }
             var elements = SIMD16<Float>()
@@ -122,7 +133,21 @@ public enum WorldMapArchive {
                     continue
                 }
                 let anchor = try plist.dictionary(try resolve(item))
-                var archived = ArchivedAnchor(className: try className(anchor), identifier: nil, name: nil,
+                // ARKit decodes the array's entries as anchors (ARAnchor and its subclasses): an
+                // entry of another class, or of none, or the array itself, is not one.
+                let anchorClass = try className(anchor)
+                guard try isAnchorClass(anchor) else {
+                    typeProblems.append("anchor \(index + 1) is " + (anchorClass.isEmpty ? "an object of no class" : "an archived \(anchorClass)")
+                                        + ", not an anchor")
+                    continue
+                }
+                if let stamp = anchor["lastUpdateTimestamp"] {
+                    switch try plist.object(try resolve(stamp)) {
+                    case .real, .int: break
+                    default: typeProblems.append("anchor \(index + 1)'s lastUpdateTimestamp is \(try kind(stamp)), not a number")
+                    }
+                }
+                var archived = ArchivedAnchor(className: anchorClass, identifier: nil, name: nil,
                                               transform: try checkedMatrix(anchor["transform"], "anchor \(index + 1)'s transform"))
                 if let nameRef = anchor["name"] {
                     archived.name = plist.string(try resolve(nameRef))
