@@ -185,6 +185,13 @@ final class QueryCommandTests: XCTestCase {
         let json = try Harness.run(["-q", "--json", curved, "-c", "show w1"])
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((object["curve"] as? [String: Any])?["radius"] as? Double, 3.955306)
+        // An arc no scan gives (a negative radius) is shown as the file has it, not as an arc.
+        let broken = folder.appendingPathComponent("broken.json").path
+        try text.replacingCharacters(in: range, with: #""curve" : {"center":[0,0],"radius":-3,"startAngle":0,"endAngle":7}"#)
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let odd = try Harness.run(["-q", broken, "-c", "show w1"])
+        XCTAssertTrue(odd.stdout.contains("not an arc wb can read: {"), odd.stdout)
+        XCTAssertFalse(odd.stdout.contains("an arc of radius"), odd.stdout)
         let straight = try Harness.run(["-q", curved, "-c", "show w2"])
         XCTAssertFalse(straight.stdout.contains("\ncurve "), "a straight wall has none: \(straight.stdout)")
     }

@@ -177,6 +177,10 @@ final class CheckTests: XCTestCase {
         far.objects[0].transform.translation.x = 20_000
         XCTAssertEqual(kinds(far), [.outOfRange])
         XCTAssertTrue(findings([.room(far)]).first?.reason.contains("its centre 20000.") == true)
+        var corner = cleanRoom()
+        corner.floors[0].polygonCorners?[1].x = 1e30
+        XCTAssertEqual(findings([.room(corner)]).filter { $0.kind == .outOfRange }.map(\.reason),
+                       ["a floor with a corner 1.00e30 m from its centre: no scan measures that (a broken number in the file?)"])
         var long = cleanRoom()
         long.walls[3].dimensions.x = 60
         XCTAssertFalse(kinds(long).contains(.outOfRange))

@@ -119,6 +119,14 @@ extension Workspace {
             let ids = identities(file, scope, kind)
             for (index, surface) in capture.surfaces(kind.surfaceArray!).enumerated() where index < ids.count {
                 look(ids[index], surface.dimensions, surface.transform, kind.rawValue)
+                // Its corners too: a floor corner at 1e30 gave a floor of 4e60 m², said of nothing.
+                if let corners = surface.polygonCorners,
+                   let far = corners.map({ c in max(abs(Double(c.x)), abs(Double(c.y)), abs(Double(c.z))) }).max(),
+                   !far.isFinite || far > t.largest {
+                    result.append(Finding(kind: .outOfRange, elements: [ids[index]],
+                                          reason: "a \(kind.rawValue) with a corner \(magnitude(far)) m from its centre: no scan measures that "
+                                              + "(a broken number in the file?)"))
+                }
             }
         }
         let objects = identities(file, scope, .object)
@@ -199,7 +207,8 @@ extension Workspace {
                 let margin = wall.length > 0 ? t.offWall / wall.length : 0
                 if across > t.offWall || along < -margin || along > 1 + margin {
                     let wallIdentity = Identity(file: file.id, scope: scope, kind: .wall, key: wallKeys.keys[wallIndex])
-                    let how = across > t.offWall ? "\(formatted(across * 100, digits: 0)) cm from its wall's plane" : "beyond the end of its wall"
+                    let how = across > t.offWall ? "\(across < 1e4 ? formatted(across * 100, digits: 0) + " cm" : magnitude(across) + " m") from its wall's plane"
+                        : "beyond the end of its wall"
                     result.append(Finding(kind: .offWall, elements: [ids[index], wallIdentity], reason: how))
                 }
             }

@@ -420,18 +420,24 @@ extension Shell {
         func degrees(_ value: JSONValue?) -> Double? {
             if let plain = number(value) { return plain * 180 / .pi }
             guard case .object(let measurement)? = value, let amount = number(measurement["value"]) else { return nil }
-            var symbol = ""
-            if case .object(let unit)? = measurement["unit"], case .string(let text)? = unit["symbol"] { symbol = text }
-            switch symbol {
-            case "°", "deg": return amount
-            case "rad": return amount * 180 / .pi
+            guard case .object(let unit)? = measurement["unit"] else { return nil }
+            // The converter to degrees (UnitAngle's base unit) decides, as Foundation's does; the
+            // symbol only where there is none.
+            if case .object(let converter)? = unit["converter"], let coefficient = number(converter["coefficient"]) {
+                return amount * coefficient + (number(converter["constant"]) ?? 0)
+            }
+            switch unit["symbol"] {
+            case .string("°")?, .string("deg")?: return amount
+            case .string("rad")?: return amount * 180 / .pi
             default: return nil
             }
         }
-        guard case .object(let arc) = curve, let radius = number(arc["radius"]),
-              let start = degrees(arc["startAngle"]), let end = degrees(arc["endAngle"]) else {
+        // An arc no scan gives (a radius of 0 or less, beyond a kilometre, angles beyond a few
+        // turns) is shown as the file has it.
+        guard case .object(let arc) = curve, let radius = number(arc["radius"]), radius > 0, radius <= 1000,
+              let start = degrees(arc["startAngle"]), let end = degrees(arc["endAngle"]), abs(start) <= 1080, abs(end) <= 1080 else {
             let raw = renderJSON(curve).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            return raw.count > 120 ? String(raw.prefix(119)) + "…" : raw
+            return "not an arc wb can read: " + (raw.count > 120 ? String(raw.prefix(119)) + "…" : raw)
         }
         var text = "an arc of radius \(formatted(radius, digits: 3)) m from \(formatted(start, digits: 1))° to \(formatted(end, digits: 1))°"
         if case .array(let centre)? = arc["center"], centre.count == 2, let x = number(centre[0]), let y = number(centre[1]) {
