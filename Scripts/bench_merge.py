@@ -41,7 +41,7 @@ for rooms in (10, 100, 1000):
     path = os.path.join(work, f"m{rooms}", "structure.json")
     runs = 7 if rooms <= 100 else 3
     opened, _ = best(["-q", path, "-c", "quit"], runs)
-    merged, done = best([path, "-c", "merge", "-c", "quit"], runs)
+    merged, done = best([path, "-c", "merge --rebuild", "-c", "quit"], runs)
     if "merged into" not in done.stderr + done.stdout:
         sys.exit(f"merge of {rooms} rooms said nothing of what it merged: {done.stderr[-500:]}")
     merges[rooms] = max(merged - opened, 1e-4)
