@@ -224,6 +224,14 @@ final class USDExportTests: XCTestCase {
         let text = try String(contentsOfFile: usda, encoding: .utf8)
         XCTAssertTrue(text.contains("@../models/chair.usdz@"), "the .usda references the model relative to its folder")
 
+        // An earlier export attached as the model and then written over: packed inside itself,
+        // it grew with every export. Now the object is its box, said.
+        let looped = try Harness.run(["-q", room, "-c", "set o1 model \(usdz); export usdz \(usdz)"])
+        XCTAssertEqual(looped.status, 0, looped.stderr)
+        XCTAssertTrue(looped.stderr.contains("its model \(usdz) is the file being written; exported as its box"), looped.stderr)
+        XCTAssertEqual(try USDZPackage.entries(of: [UInt8](Data(contentsOf: URL(fileURLWithPath: usdz)))).map(\.name).filter { $0.hasSuffix(".usdz") },
+                       [], "nothing packed inside itself")
+
         // Detached (and undo brings it back, in one session); a missing file falls back to the box.
         let detached = try Harness.run(["-q", room, "-c", "set o1 model none; show o1; undo; show o1"])
         XCTAssertEqual(detached.status, 0, detached.stderr)

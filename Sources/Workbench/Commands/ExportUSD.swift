@@ -15,7 +15,7 @@ extension Shell {
             options.wallThickness = thickness
         }
         let scene = try exportScene(invocation)
-        options.models = attachedModels(in: scene)
+        options.models = attachedModels(in: scene, writing: path.text)
 
         let total = scene.stories.reduce(0) { $0 + $1.elements.count }
         let bar = ProgressBar(shell: self, label: "export \(format)", total: total)
@@ -46,14 +46,21 @@ extension Shell {
 
     /// The models attached to the scene's objects, read now; one that cannot be read any
     /// more is a warning, and its object is drawn as its box.
-    private func attachedModels(in scene: ExportScene) -> [String: USDModel] {
+    private func attachedModels(in scene: ExportScene, writing target: String) -> [String: USDModel] {
         var paths: [String: String] = [:]
         for file in session.files { paths.merge(file.models) { first, _ in first } }
         guard !paths.isEmpty else { return [:] }
+        // A model that is the file being written (an earlier export set as a chair's model)
+        // would pack that export inside the new one, growing with every export.
+        let written = target == "-" ? nil : absolutePath(target)
         var read: [String: Result<USDModel, USDZError>] = [:]
         var models: [String: USDModel] = [:]
         for (_, element) in scene.allElements {
             guard let object = element.object, let path = paths[object.identifier] else { continue }
+            if let written, absolutePath(path) == written {
+                warn("\(element.handle): its model \(path) is the file being written; exported as its box")
+                continue
+            }
             if read[path] == nil {
                 do {
                     let bytes = try FileIO.read(path)
