@@ -112,6 +112,8 @@ final class AutoAlignCommandTests: XCTestCase {
         // `align --all` without auto was told it needs ROOM.
         let bare = try Harness.run(paths + ["-c", "align --all"])
         XCTAssertTrue(bare.stderr.contains("error: align --all needs auto (usage: align --all auto [--best])"), bare.stderr)
+        let extra = try Harness.run(paths + ["-c", "align --all auto --best extra"])
+        XCTAssertTrue(extra.stderr.contains("-c:1:25: error: align --all auto takes nothing after auto"), extra.stderr)
         let none = try Harness.run(["-c", "align --all auto"])
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.stderr.contains("no room is open"), none.stderr)

@@ -600,7 +600,9 @@ extension Shell {
             throw CommandFailure("\(option) does nothing in \(form.name): it is for \(belongs)", at: invocation.values[option] ?? invocation.name)
         }
         if invocation.flag("--all") {
-            guard roomWord.text == "auto", words.isEmpty else { throw CommandFailure("usage: align --all auto", at: roomWord) }
+            guard roomWord.text == "auto" else { throw CommandFailure("usage: align --all auto [--best]", at: roomWord) }
+            // The caret at what is too many (it pointed at auto).
+            if let extra = words.first { throw CommandFailure("align --all auto takes nothing after auto (usage: align --all auto [--best])", at: extra) }
             try alignAll(invocation)
             return
         }
