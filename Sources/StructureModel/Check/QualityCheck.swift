@@ -56,9 +56,7 @@ public struct CheckTolerances: Sendable {
 extension Workspace {
     /// The quality problems of the open files, in the order of the kinds, each with the
     /// elements involved. Linear in the files but for pairs found through a grid.
-    /// `placed`: rooms known to share one frame (the shell's placed rooms); those of separate
-    /// room files are also compared with one another for overlapping floors.
-    public func check(files ids: [Int]? = nil, placed: [Identity] = [], tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
+    public func check(files ids: [Int]? = nil, tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
         var findings: [Finding] = []
         for file in files where ids?.contains(file.id) ?? true {
             var byScope: [(scope: Scope, findings: [Finding])] = []
@@ -89,10 +87,6 @@ extension Workspace {
             findings += sectionsOutside(file, tolerances)
             findings += storyHeights(file, tolerances)
         }
-        // Room files put in one frame (aligned, or found in place): a room aligned into another
-        // was "no problems found" until a merge said the floors overlap.
-        let loose = placed.filter { room in (file(id: room.file).map { !$0.isStructure } ?? false) && (ids?.contains(room.file) ?? true) }
-        if Set(loose.map(\.file)).count > 1 { findings += roomsOverlap(loose, tolerances, acrossFiles: true) }
         let order = Dictionary(uniqueKeysWithValues: Finding.Kind.allCases.enumerated().map { ($1, $0) })
         return findings.enumerated().sorted { (order[$0.element.kind]!, $0.offset) < (order[$1.element.kind]!, $1.offset) }.map(\.element)
     }
@@ -308,12 +302,7 @@ extension Workspace {
     }
 
     private func roomsOverlap(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
-        roomsOverlap(file.rooms, t, acrossFiles: false)
-    }
-
-    /// Rooms of `rooms` on one story whose floors overlap; `acrossFiles`: only pairs from two
-    /// files (room files put in one frame by `align`), as each file's own pairs are said with it.
-    private func roomsOverlap(_ rooms: [Identity], _ t: CheckTolerances, acrossFiles: Bool) -> [Finding] {
+        let rooms = file.rooms
         let outlines = rooms.map { capture($0)?.planOutlines ?? [] }
         var grid = PlanGrid<Int>(cellSize: 4)
         for (index, outline) in outlines.enumerated() {
@@ -322,8 +311,7 @@ extension Workspace {
         var result: [Finding] = []
         for (i, outline) in outlines.enumerated() {
             guard let bounds = PlanBounds(containing: outline.joined()) else { continue }
-            for j in grid.elements(intersecting: bounds) where j > i && capture(rooms[i])?.effectiveStory == capture(rooms[j])?.effectiveStory
-                && (!acrossFiles || rooms[i].file != rooms[j].file) {
+            for j in grid.elements(intersecting: bounds) where j > i && capture(rooms[i])?.effectiveStory == capture(rooms[j])?.effectiveStory {
                 let area = outline.reduce(0) { sum, a in outlines[j].reduce(sum) { $0 + a.overlapArea(with: $1) } }
                 if area > t.roomOverlap {
                     // How much of each floor: most of both is one room scanned twice (a rescan laid

@@ -654,18 +654,17 @@ extension Shell {
                 options: [wideOption],
                 summary: "quality problems to look at: duplicated or gapped walls, doors off their wall, ...",
                 details: """
-                    Lists, with the handles involved and a reason: sizes and places no scan gives (an element over
-                    100 m, or further than 10 km from the origin: a broken number), walls of one room that overlap
-                    (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and
-                    openings off their wall, objects through a wall or floating, parents that point nowhere, rooms
-                    whose floors overlap (of one file, or room files put in one frame by align), sections whose centre
-                    lies outside their room, and rooms whose story disagrees
+                    Lists, with the handles involved and a reason: sizes and places no scan gives (an element over 100 m,
+                    or further than 10 km from the origin: a broken number), walls of one room that
+                    overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
+                    wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
+                    floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
                     with their floor height. Nothing is changed. --json gives one object per finding.
                     """
             ) { invocation in
                 let shell = invocation.shell
                 let files = try invocation.positional(0).map { [try shell.fileArgument($0).id] }
-                let findings = shell.session.workspace.check(files: files, placed: shell.session.placedRooms)
+                let findings = shell.session.workspace.check(files: files)
                 let handles = shell.session.workspace.handles
                 if shell.options.json {
                     shell.output.write(renderJSON(.array(findings.map { finding in
