@@ -130,15 +130,10 @@ extension Shell {
         let opened = plan.changes.contains { if case .openFile = $0 { return true } else { return false } }
         // A structure as it is on disk, none of its rooms edited: its own arrays are the merge
         // RoomPlan (or an earlier merge) made, and rebuilding them changes what nobody asked to.
-        // The same when its rooms' edits left every structure-level element agreeing with the
-        // room elements it stands for (a confidence set, a label, which reach the structure's
-        // copies): a rebuild then only replaces what RoomPlan merged with wb's merge.
         if !opened, !invocation.flag("--rebuild"),
            let file = (rooms.first ?? session.files.first(where: \.isStructure)?.rooms.first).flatMap({ workspace.file(id: $0.file) }),
-           file.isStructure, !file.isModified || workspace.structureDisagreements(file: file.id).isEmpty {
-            let why = file.isModified ? "its own arrays still agree with every edit of its rooms"
-                : "no room of \(file.name) was edited since it was opened"
-            inform("nothing to re-merge: \(why), so they stay as they were merged "
+           file.isStructure, !file.isModified {
+            inform("nothing to re-merge: no room of \(file.name) was edited since it was opened, so its own arrays stay as they were merged "
                    + "(merge --rebuild rebuilds them with wb's merge: " + parts.joined(separator: ", ") + ")")
             return
         }
