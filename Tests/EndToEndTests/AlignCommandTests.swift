@@ -411,6 +411,22 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("r2, r3, r4, r5, r6 put where their scan session puts them beside r1 (referenceOriginTransform: "
                                              + "one session with it), and doorways or walls meet there"), result.stderr)
         try assertWhereTheSessionPutsThem(home, paths, frames)
+        // A record 20 cm off on the first room's level is not followed: the search, run where it
+        // puts the room, finds the room elsewhere (it was, and said to be confirmed).
+        let (drifted, driftFrames) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("drifted"))
+        guard case .room(var wrong) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: drifted[1])))) else {
+            return XCTFail("a room")
+        }
+        wrong.referenceOriginTransform?.translation.x += 0.2
+        try Data(RoomPlanCodec.encode(.room(wrong))).write(to: URL(fileURLWithPath: drifted[1]))
+        let corrected = try Harness.run(drifted + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(corrected.status, 0, corrected.stderr)
+        guard case .room(let placedRoom) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: drifted[1])))) else {
+            return XCTFail("a room")
+        }
+        let truth = driftFrames[0].composed(after: home.captures[1].placement).apply(toPoint: home.captures[1].room.walls[0].transform.translation)
+        XCTAssertLessThan(placedRoom.walls[0].transform.translation.distance(to: truth), 0.05, corrected.stderr)
+
         // One room alone is put there too, when it meets the first room there.
         let (single, _) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("single"))
         var alone = 0

@@ -205,8 +205,9 @@ extension Shell {
         // puts it, when it meets the placed rooms there or lies a story over or under them, as
         // align --all auto puts it.
         let bySession = session.workspace.sessionMotions(anchors: session.placedRooms.filter { $0 != room }, waiting: [room])
-        let sessionMotion = bySession.sameLevel[room].flatMap { AutoAligner.isInPlace(capture.moved(by: $0), beside: placed) ? $0 : nil }
-            ?? bySession.otherLevel.first?.1
+        let sessionMotion = bySession.sameLevel[room].flatMap { motion in
+            AutoAligner.isInPlace(capture.moved(by: motion), beside: placed) && Workspace.searchAgrees(capture.moved(by: motion), beside: placed) ? motion : nil
+        } ?? bySession.otherLevel.first?.1
         if sessionMotion == .identity, let anchor = session.placedRooms.first(where: { $0 != room }) {
             // On another level, already where the session puts it (placed so and saved).
             lastAutoAlignment = nil
