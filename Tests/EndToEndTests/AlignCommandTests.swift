@@ -427,6 +427,25 @@ final class AutoAlignCommandTests: XCTestCase {
         let truth = driftFrames[0].composed(after: home.captures[1].placement).apply(toPoint: home.captures[1].room.walls[0].transform.translation)
         XCTAssertLessThan(placedRoom.walls[0].transform.translation.distance(to: truth), 0.05, corrected.stderr)
 
+        // The first room moved and turned by hand first: its record moved with it, so the rest
+        // go where the session puts them beside it where it now is.
+        let (handMoved, handFrames) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("hand"))
+        let shifted = try Harness.run(handMoved + ["-c", "move r1 2 1", "-c", "rotate r1 30 --about 0 0", "-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(shifted.status, 0, shifted.stderr)
+        XCTAssertTrue(shifted.stderr.contains("put where their scan session puts them beside r1"), shifted.stderr)
+        guard case .room(let firstRoom) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: handMoved[0])))),
+              case .room(let lastRoom) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: handMoved.last!)))) else {
+            return XCTFail("rooms")
+        }
+        // Where the last room sits relative to the first is where the session says.
+        let firstTruth = handFrames[0].composed(after: home.captures[0].placement)
+        let lastTruth = handFrames[0].composed(after: home.captures[home.captures.count - 1].placement)
+        let expected = lastTruth.apply(toPoint: home.captures[home.captures.count - 1].room.walls[0].transform.translation)
+        let firstNow = firstRoom.walls[0].transform.translation, firstThen = firstTruth.apply(toPoint: home.captures[0].room.walls[0].transform.translation)
+        XCTAssertGreaterThan(firstNow.distance(to: firstThen), 1, "the first room was moved by hand")
+        let hand = RigidMotion(yawDegrees: 30).composed(after: RigidMotion(translation: SIMD3(2, 0, 1)))
+        XCTAssertLessThan(lastRoom.walls[0].transform.translation.distance(to: hand.apply(toPoint: expected)), 1e-3)
+
         // One room alone is put there too, when it meets the first room there.
         let (single, _) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("single"))
         var alone = 0

@@ -695,10 +695,10 @@ extension Workspace {
     /// Where a room's frame lies in its scan session: `referenceOriginTransform`, a turn about
     /// the vertical and a translation, read as the room's frame seen from the session's origin
     /// (a room's coordinates in the session are its inverse applied to them). Only for a room
-    /// file as it is on disk (an edit moves the room but not this record) whose record is a
-    /// rigid turn about the vertical.
+    /// file whose record is a rigid turn about the vertical; a move, turn or alignment moves the
+    /// record with the room, so an edited room's record still holds.
     func sessionFrame(_ room: Identity) -> RigidMotion? {
-        guard case .room = room.scope, let file = file(id: room.file), !file.isStructure, !file.isModified,
+        guard case .room = room.scope, let file = file(id: room.file), !file.isStructure,
               let capture = capture(room), let origin = capture.referenceOriginTransform, origin.rigidityError < 1e-3 else { return nil }
         let x = origin.column(0), up = origin.column(1), t = origin.translation
         guard up.y > cos(1 * Double.pi / 180), [x.x, x.z, t.x, t.y, t.z].allSatisfy(\.isFinite),
