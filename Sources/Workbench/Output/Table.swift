@@ -43,48 +43,36 @@ struct Table {
     /// The table as lines. `width` nil: every cell whole; `colour`: handles emphasised, with
     /// the column widths measured without the escape codes.
     func render(width: Int?, colour: Bool = false) -> Rendered {
-        let count = headers.count
+        // Cells are measured once: shortened headers change only the headers' widths.
+        let cellWidths = rows.map { $0.prefix(headers.count).map(displayWidth) }
+        return render(width: width, colour: colour, cellWidths: cellWidths, shortening: true)
+    }
+
+    private func render(width: Int?, colour: Bool, cellWidths: [[Int]], shortening: Bool) -> Rendered {
         var natural = headers.map(displayWidth)
-        var cellWidths: [[Int]] = []
-        cellWidths.reserveCapacity(rows.count)
-        for row in rows {
-            let widths = row.prefix(count).map(displayWidth)
+        for widths in cellWidths {
             for (index, cellWidth) in widths.enumerated() { natural[index] = max(natural[index], cellWidth) }
-            cellWidths.append(widths)
         }
-        func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + Self.gap * max(0, widths.count - 1) }
-        guard let width, total(natural) > width else {
+        guard let width, Self.total(natural) > width else {
             return Rendered(text: lines(widths: natural, cellWidths: cellWidths, colour: colour))
         }
-        if headers.contains(where: { Self.shortHeaders[$0] != nil }) {
+        if shortening, headers.contains(where: { Self.shortHeaders[$0] != nil }) {
             var shorter = self
             shorter.headers = headers.map { Self.shortHeaders[$0] ?? $0 }
             // Rows are already escaped: keep them as they are. One field per line has room for
             // the full names.
-            let rendered = shorter.renderShortened(width: width, colour: colour)
+            let rendered = shorter.render(width: width, colour: colour, cellWidths: cellWidths, shortening: false)
             return rendered.expanded ? expanded(width: width, colour: colour) : rendered
         }
         return fitted(width: width, natural: natural, cellWidths: cellWidths, colour: colour)
     }
 
-    private func renderShortened(width: Int, colour: Bool) -> Rendered {
-        let count = headers.count
-        var natural = headers.map(displayWidth)
-        var cellWidths: [[Int]] = []
-        cellWidths.reserveCapacity(rows.count)
-        for row in rows {
-            let widths = row.prefix(count).map(displayWidth)
-            for (index, cellWidth) in widths.enumerated() { natural[index] = max(natural[index], cellWidth) }
-            cellWidths.append(widths)
-        }
-        let whole = natural.reduce(0, +) + Self.gap * max(0, count - 1)
-        if whole <= width { return Rendered(text: lines(widths: natural, cellWidths: cellWidths, colour: colour)) }
-        return fitted(width: width, natural: natural, cellWidths: cellWidths, colour: colour)
-    }
+    /// Columns and the gaps between them.
+    private static func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
 
     private func fitted(width: Int, natural: [Int], cellWidths: [[Int]], colour: Bool) -> Rendered {
         let count = headers.count
-        func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + Self.gap * max(0, widths.count - 1) }
+        func total(_ widths: [Int]) -> Int { Self.total(widths) }
         var widths = natural
         let minimum = (0..<count).map { index in
             flexible.contains(index) && index != 0 ? min(natural[index], max(displayWidth(headers[index]), Self.narrowest)) : natural[index]
