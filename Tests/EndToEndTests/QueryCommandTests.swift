@@ -196,6 +196,22 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertFalse(straight.stdout.contains("\ncurve "), "a straight wall has none: \(straight.stdout)")
     }
 
+    /// A broken number (a wall of 1e38 m) is shown as a power of ten, not 38 digits.
+    func testHugeMeasuresAreShownAsPowersOfTen() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder)
+        guard case .room(var capture) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: room)))) else {
+            return XCTFail("a room")
+        }
+        capture.walls[0].dimensions.x = 1e38
+        let path = folder.appendingPathComponent("huge.json").path
+        try Data(RoomPlanCodec.encode(.room(capture))).write(to: URL(fileURLWithPath: path))
+        let result = try Harness.run(["-q", path, "-c", "show w1", "-c", "stats"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("width       1.00e38 m"), result.stdout)
+        XCTAssertNil(result.stdout.range(of: "[0-9]{20}", options: .regularExpression), result.stdout)
+    }
+
     func testEditsShowUpInListings() throws {
         let room = try Harness.generatedRoom(in: try Harness.temporaryFolder(self))
         let result = try Harness.run(["-q", "--json", room, "-c", "set o1 confidence low; name r1 Den; find objects where confidence = low and handle = o1; ls rooms"])

@@ -32,6 +32,12 @@ public func magnitude(_ value: Double) -> String {
     return formatted(mantissa, digits: 2) + "e\(power)"
 }
 
+/// A measure for a person: `digits` decimals, or a power of ten from a million on (a broken
+/// file's wall of 1e38 m printed 38 digits in `show` and `stats`).
+public func readable(_ value: Double, digits: Int) -> String {
+    abs(value) < 1e6 || !value.isFinite ? formatted(value, digits: digits) : magnitude(value)
+}
+
 /// How far a direction that should point up leans from the vertical, in degrees (either way
 /// up); nil for a zero vector.
 public func degreesFromUpright(_ up: SIMD3<Double>) -> Double? {

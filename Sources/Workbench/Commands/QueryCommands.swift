@@ -460,7 +460,7 @@ extension Shell {
         }
         let feet = invocation.flag("--feet")
         func length(_ value: Float) -> String {
-            let metres = formatted(Double(value), digits: 3) + " m"
+            let metres = readable(Double(value), digits: 3) + " m"
             return feet ? metres + " (" + formatted(Double(value) / 0.3048, digits: 2) + " ft)" : metres
         }
         let children = session.workspace.children(of: identity).compactMap { session.workspace.handles.handle(for: $0) }
@@ -501,7 +501,7 @@ extension Shell {
             lines.append(("height", length(d.y)))
             lines.append(("depth", length(d.z)))
         }
-        if let area = row.area { lines.append((row.kind == .room ? "floor area" : "area", formatted(area, digits: 2) + " m²")) }
+        if let area = row.area { lines.append((row.kind == .room ? "floor area" : "area", readable(area, digits: 2) + " m²")) }
         if let centre = row.centre {
             lines.append(("centre", "x \(formatted(centre.x, digits: 3)), y \(formatted(centre.y, digits: 3)), z \(formatted(centre.z, digits: 3)) m"))
         }

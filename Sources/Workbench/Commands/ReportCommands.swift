@@ -136,8 +136,8 @@ extension Shell {
             return
         }
         let rows = stats.map { s in
-            [s.handle, s.file, s.story.map(String.init) ?? "", s.labels, formatted(s.floorArea, digits: 2) + (s.floorFromWalls ? "*" : ""),
-             formatted(s.wallArea, digits: 2), formatted(s.perimeter, digits: 2), formatted(s.height, digits: 2), counts(s.categories)]
+            [s.handle, s.file, s.story.map(String.init) ?? "", s.labels, readable(s.floorArea, digits: 2) + (s.floorFromWalls ? "*" : ""),
+             readable(s.wallArea, digits: 2), readable(s.perimeter, digits: 2), formatted(s.height, digits: 2), counts(s.categories)]
         }
         output.writeStyled(tableText(Table(["room", "file", "story", "labels", "floor m²", "walls m² net", "perimeter m", "height m",
                                             "objects"], rows, numeric: [2, 4, 5, 6, 7], flexible: [1, 3, 8]),
@@ -147,15 +147,15 @@ extension Shell {
         text += "\n"
         for story in stories {
             let t = sum(stats.filter { $0.story == story })
-            text += "story \(story): floor \(formatted(t.floor, digits: 2)) m², walls \(formatted(t.wall, digits: 2)) m² net, objects: \(counts(t.categories))\n"
+            text += "story \(story): floor \(readable(t.floor, digits: 2)) m², walls \(readable(t.wall, digits: 2)) m² net, objects: \(counts(t.categories))\n"
         }
-        text += "total: \(stats.count) room\(stats.count == 1 ? "" : "s"), floor \(formatted(total.floor, digits: 2)) m², "
-            + "walls \(formatted(total.wall, digits: 2)) m² net, perimeter \(formatted(total.perimeter, digits: 2)) m\n"
+        text += "total: \(stats.count) room\(stats.count == 1 ? "" : "s"), floor \(readable(total.floor, digits: 2)) m², "
+            + "walls \(readable(total.wall, digits: 2)) m² net, perimeter \(readable(total.perimeter, digits: 2)) m\n"
         text += "objects by category: \(counts(total.categories))\n"
         text += "everything by confidence: \(counts(total.confidences))\n"
         for entry in structures {
-            text += "structure level of \(entry.file.name): \(entry.walls) walls (shared walls once), floor \(formatted(entry.stats.floorArea, digits: 2)) m², "
-                + "walls \(formatted(entry.stats.wallArea, digits: 2)) m² net, \(entry.stats.categories.values.reduce(0, +)) objects\n"
+            text += "structure level of \(entry.file.name): \(entry.walls) walls (shared walls once), floor \(readable(entry.stats.floorArea, digits: 2)) m², "
+                + "walls \(readable(entry.stats.wallArea, digits: 2)) m² net, \(entry.stats.categories.values.reduce(0, +)) objects\n"
         }
         // Lines of prose: wrapped at blanks to the terminal's width (whole when piped).
         output.write(text.escapingControlsKeepingLines.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
