@@ -503,6 +503,42 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertFalse(searched.stderr.contains("scan session puts"), searched.stderr)
     }
 
+    /// A room put where its scan session puts it: `align ROOM next` tries the search's best
+    /// place other than that one (it said "align r2 auto first"), and undo puts it back there.
+    func testNextAfterASessionPlacementTriesTheSearch() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6, coreModelBytes: 1000, noise: 1))
+        let (paths, frames) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("one"))
+        var tried = 0
+        for k in 2...home.captures.count {
+            let result = try Harness.run(paths + ["-c", "align r\(k) auto", "-c", "align r\(k) next"])
+            guard result.stderr.contains("r\(k) put where its scan session puts it") else { continue }
+            tried += 1
+            XCTAssertFalse(result.stderr.contains("auto first"), result.stderr)
+            if result.status == 0 {
+                XCTAssertTrue(result.stderr.contains("r\(k) placed (candidate 1 of"), result.stderr)
+                // Elsewhere than where the session puts it; undone, back there, saved.
+                let moved = try Harness.run(paths + ["-c", "align r\(k) auto", "-c", "align r\(k) next", "-c", "save"])
+                XCTAssertEqual(moved.status, 0, moved.stderr)
+                guard case .room(let away) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[k - 1])))) else {
+                    return XCTFail("a room")
+                }
+                let there = frames[0].composed(after: home.captures[k - 1].placement).apply(toPoint: home.captures[k - 1].room.walls[0].transform.translation)
+                XCTAssertGreaterThan(away.walls[0].transform.translation.distance(to: there), 0.08, moved.stderr)
+                let (again, _) = try ownFramesOfOneSession(home, in: folder.appendingPathComponent("again\(k)"))
+                let undone = try Harness.run(again + ["-c", "align r\(k) auto", "-c", "align r\(k) next", "-c", "undo", "-c", "save"])
+                XCTAssertEqual(undone.status, 0, undone.stderr)
+                guard case .room(let back) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: again[k - 1])))) else {
+                    return XCTFail("a room")
+                }
+                XCTAssertLessThan(back.walls[0].transform.translation.distance(to: there), 1e-3, undone.stderr)
+            } else {
+                XCTAssertTrue(result.stderr.contains("no other place: the search finds none for r\(k)"), result.stderr)
+            }
+        }
+        XCTAssertGreaterThan(tried, 0, "rooms put where the session puts them")
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in

@@ -287,6 +287,11 @@ public enum AutoAligner {
         return RigidMotion(yaw: yaw, translation: SIMD3(goal.x - middle.x, bottomB - bottomA, goal.z - middle.z))
     }
 
+    /// Whether two motions put `room` in one place, give or take the search's tolerances.
+    public static func samePlace(_ a: RigidMotion, _ b: RigidMotion, for room: CapturedRoom) -> Bool {
+        same(a, b, at: JointAssembly.info(room).centre, Tolerances())
+    }
+
     /// Whether two motions put the room (its middle `centre`, in its own frame) in one place.
     /// Measured at the room, not at its frame's origin: a capture's origin is where its session
     /// began, often metres from the room (10 m for half the generator's), and there half a

@@ -30,7 +30,8 @@ extension Shell {
                     little the rooms overlap.
                     wb prints the winner and the runner-up; when they are too close to call, or too little agrees
                     with the winner (a score under 6: a doorway and a metre or two of wall, which a look-alike doorway
-                    gives as well), it moves nothing unless --best. align ROOM next moves it to the next candidate;
+                    gives as well), it moves nothing unless --best. align ROOM next moves it to the next candidate
+                    (after a room was put where its scan session puts it, the search's best other place);
                     undo takes a placement back.
                     align --all auto places every other room, the most certain first, as one step, and lists the
                     rooms it could not place with certainty. It sets each room across its walls by where its scan
@@ -226,6 +227,8 @@ extension Shell {
             try perform(plan, text: invocation.text, done: "\(handleText(room)) put where its scan session puts it beside \(handleText(anchor))\(level) "
                         + "(referenceOriginTransform: one session with it)" + (level.isEmpty ? ", and doorways or walls meet there" : ""),
                         placing: [room])
+            // `align ROOM next` then tries the search's best place instead.
+            lastAutoAlignment = (room, [], nil, session.revision, sessionMotion)
             // Said even under -q: nothing confirms a place on another level.
             if !level.isEmpty { warn("\(handleText(room)) is on another level\(level): nothing beside it confirms its session's record; undo if it is wrong") }
             return
@@ -254,7 +257,7 @@ extension Shell {
         let offset = AutoAligner.distance(of: chosen, for: capture)
         if !invocation.flag("--best"), offset.metres < AutoAligner.Tolerances().samePlace,
            offset.degrees < AutoAligner.Tolerances().sameTurn * 180 / .pi, AutoAligner.isInPlace(capture, beside: placed) {
-            lastAutoAlignment = (room, result.candidates, nil, session.revision)
+            lastAutoAlignment = (room, result.candidates, nil, session.revision, nil)
             session.keepInPlace([room])
             let away = offset.metres < 0.0005 && offset.degrees < 0.005 ? "the best place found is where it is"
                 : "the best place found is \(formatted(offset.metres * 1000, digits: 0)) mm and \(formatted(offset.degrees, digits: 2))° away "
@@ -264,7 +267,7 @@ extension Shell {
             return
         }
         if result.isAmbiguous && !invocation.flag("--best") {
-            lastAutoAlignment = (room, result.candidates, nil, session.revision)
+            lastAutoAlignment = (room, result.candidates, nil, session.revision, nil)
             // A refusal to move is said even under -q (it was silent there, with exit status 0),
             // as align --all auto says which rooms it left.
             warn("too close to call: \(handleText(room)) was not moved (align \(handleText(room)) auto --best takes the best, "
@@ -272,7 +275,7 @@ extension Shell {
             return
         }
         if result.isWeak && !invocation.flag("--best") {
-            lastAutoAlignment = (room, result.candidates, nil, session.revision)
+            lastAutoAlignment = (room, result.candidates, nil, session.revision, nil)
             warn("too little agrees: \(handleText(room)) was not moved (a place needs a score of "
                    + "\(formatted(AutoAligner.Tolerances().minimumScore, digits: 1)), about 3 m of wall and a doorway agreeing; "
                    + "align \(handleText(room)) auto --best takes the best, align \(handleText(room)) next tries the next)")
@@ -289,16 +292,29 @@ extension Shell {
         }
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: chosen.motion) }, at: invocation.positionals[0])
         try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate 1 of \(result.candidates.count))", placing: [room])
-        lastAutoAlignment = (room, applied, 0, session.revision)
+        lastAutoAlignment = (room, applied, 0, session.revision, nil)
     }
 
     func alignNext(_ room: Identity, invocation: Invocation) throws {
-        guard let last = lastAutoAlignment, last.room == room else {
+        guard var last = lastAutoAlignment, last.room == room else {
             throw CommandFailure("align \(handleText(room)) auto first (next tries its next candidate)", at: invocation.positionals[0])
         }
         guard last.revision == session.revision else {
             throw CommandFailure("the session changed since align \(handleText(room)) auto (an undo, or another edit): align \(handleText(room)) auto "
                                  + "again, then next", at: invocation.positionals[0])
+        }
+        if let bySession = last.bySession, last.candidates.isEmpty, let capture = session.workspace.capture(room) {
+            // Put by its session's record: the other places are the search's, from where the
+            // room was before, less the record's own place (the search confirmed it there).
+            let before = capture.moved(by: bySession.inverse)
+            let placed = placedCaptures(except: room)
+            last.candidates = AutoAligner.search(before, beside: placed).candidates.filter {
+                !AutoAligner.samePlace($0.motion, bySession, for: before)
+            }
+            guard !last.candidates.isEmpty else {
+                throw CommandFailure("no other place: the search finds none for \(handleText(room)) beside the placed rooms but where its scan "
+                                     + "session puts it (undo takes it back to where it was)", at: invocation.positionals[0])
+            }
         }
         let next = (last.applied ?? -1) + 1
         guard next < last.candidates.count else {
@@ -307,7 +323,7 @@ extension Shell {
         // Candidates are motions from where the room was; undo the one applied, then apply the
         // next, set across its walls as `align ROOM auto` sets the best (beside the placed rooms
         // as they were then: the room itself is not among them).
-        let back = last.applied.map { last.candidates[$0].motion.inverse } ?? .identity
+        let back = last.applied.map { last.candidates[$0].motion.inverse } ?? last.bySession?.inverse ?? .identity
         var candidates = last.candidates
         if let capture = session.workspace.capture(room) {
             let original = capture.moved(by: back)
@@ -317,7 +333,7 @@ extension Shell {
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) }, at: invocation.positionals[0])
         inform("candidate \(next + 1): " + describe(candidates[next]))
         try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(candidates.count))", placing: [room])
-        lastAutoAlignment = (room, candidates, next, session.revision)
+        lastAutoAlignment = (room, candidates, next, session.revision, nil)
     }
 
     /// Every room not yet placed, the most certain first, as one step.

@@ -44,12 +44,13 @@ public final class Shell {
     var interruptReported = false
     /// Scripts being run by `source`, innermost last, to refuse cycles.
     var sourceStack: [String] = []
-    /// The candidates of the last `align ROOM auto`, for `align ROOM next`, and which of
-    /// them the room was moved to (nil when it was left where it was).
-    /// What the last `align ROOM auto` found, which candidate is applied, and the session's
+    /// What the last `align ROOM auto` found (its candidates, motions from where the room was),
+    /// which candidate is applied (nil when the room was left where it was), and the session's
     /// revision then: `align ROOM next` goes on from there only if nothing changed since (after
     /// an undo it undid a move again that was already undone, and put the room 18 m off).
-    var lastAutoAlignment: (room: Identity, candidates: [Placement], applied: Int?, revision: Int)?
+    /// `bySession` is the motion by which the room was put where its scan session puts it
+    /// (candidates not searched yet: `next` searches from where the room was before).
+    var lastAutoAlignment: (room: Identity, candidates: [Placement], applied: Int?, revision: Int, bySession: RigidMotion?)?
     /// Put before every located error (`wb: PREFIX fix.wb:3:7: error: …`): a batch names
     /// the file whose script failed.
     public var messagePrefix = ""
