@@ -153,6 +153,23 @@ final class CheckTests: XCTestCase {
         cabinet.objects[0] = Object(category: .storage, identifier: id(), dimensions: SIMD3(1.0, 0.7, 0.4),
                                     transform: RigidMotion(yaw: 23.0 * .pi / 180, translation: SIMD3(back.x, 1.85, back.z)).transform)
         XCTAssertEqual(kinds(cabinet), [], "a wall cabinet hangs on its wall")
+        // One set across a corner, its sides at 45° to both walls, its back corners on them.
+        var cornered = cleanRoom()
+        let (a, b) = (cornered.walls[1].planSegment, cornered.walls[2].planSegment)
+        let meet = [a.start, a.end].min { p, _ in min(p.distance(to: b.start), p.distance(to: b.end)) < 0.01 }!
+        let inside = (cornered.inwardNormal(of: cornered.walls[1])! + cornered.inwardNormal(of: cornered.walls[2])!).normalized
+        // Its back 0.2 m out along the corner's bisector, 0.4 m wide: its back corners on the walls.
+        let hangAt = meet + inside * 0.42
+        let heading = [atan2(inside.z, inside.x), -atan2(inside.z, inside.x)].first { yaw in
+            let axis = RigidMotion(yaw: yaw).apply(toPoint: SIMD3(1, 0, 0))
+            return abs(axis.x * inside.x + axis.z * inside.z) > 0.999
+        }!
+        cornered.objects[0] = Object(category: .storage, identifier: id(), dimensions: SIMD3(0.4, 0.8, 0.4),
+                                     transform: RigidMotion(yaw: heading, translation: SIMD3(hangAt.x, 1.5, hangAt.z)).transform)
+        XCTAssertEqual(kinds(cornered), [], "a corner cabinet hangs in its corner")
+        var outOfCorner = cornered
+        outOfCorner.objects[0].transform.translation += SIMD3(inside.x, 0, inside.z) * 0.3
+        XCTAssertEqual(kinds(outOfCorner), [.floating], "30 cm out of the corner it floats")
         var adrift = cabinet
         let middle = (cabinet.walls[0].planSegment.start + cabinet.walls[1].planSegment.end) * 0.5
         adrift.objects[0].transform.translation = SIMD3(middle.x, 1.85, middle.z)

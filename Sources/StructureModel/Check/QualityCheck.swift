@@ -410,9 +410,10 @@ extension Object {
     /// wall-hung sink or toilet, a fireplace.
     static let wallHung: Set<String> = ["storage", "television", "sink", "toilet", "fireplace"]
 
-    /// Whether this is a thing hung on a wall (see `wallHung`) with a side of its footprint
-    /// along a wall (within 10 cm and 10°) at its height: a kitchen's wall cabinets at 1.8 m
-    /// are not floating (a real home merged by Apple had two, flagged until this).
+    /// Whether this is a thing hung on a wall (see `wallHung`) whose footprint touches a wall
+    /// (within 10 cm) at its height: a kitchen's wall cabinets at 1.8 m are not floating (a real
+    /// home merged by Apple had two, flagged until this), nor one set across a corner (a real
+    /// iOS 26 kitchen's corner cabinet, turned 42° to both walls, one corner on a wall).
     func hangsOnAWall(_ walls: [Surface], near grid: PlanGrid<Int>) -> Bool {
         guard Self.wallHung.contains(category.name) else { return false }
         let box = planBox(shrunkBy: 0)
@@ -421,10 +422,8 @@ extension Object {
         return grid.elements(intersecting: bounds.expanded(by: 0.1)).contains { w in
             let wall = walls[w]
             guard sharesHeight(with: wall) else { return false }
-            return sides.contains { side in
-                let overlap = side.overlap(with: wall.planSegment)
-                return overlap.angle <= 10 * .pi / 180 && abs(overlap.offset) <= 0.1 && overlap.length >= 0.5 * side.length
-            }
+            let segment = wall.planSegment
+            return sides.contains { $0.distance(to: segment) <= 0.1 }
         }
     }
 
