@@ -858,7 +858,9 @@ extension Workspace {
         let captures = everyone.compactMap { room in working.capture(room).map { capture in session.sameLevel[room].map(capture.moved) ?? capture } }
         var undecided: [Identity] = []
         if captures.count == everyone.count {
-            let joint = JointAssembly.assemble(captures, anchors: Set(placed.indices), trustingAnchor: best, stop: stop)
+            // Rooms as opened (not moved since) may lie in one session's frame with the anchors.
+            let asOpened = Set(everyone.indices.filter { isAsOpened(everyone[$0]) && session.sameLevel[everyone[$0]] == nil })
+            let joint = JointAssembly.assemble(captures, anchors: Set(placed.indices), asOpened: asOpened, trustingAnchor: best, stop: stop)
             if joint.interrupted { throw interrupted }
             result.firstRoomUnsure = joint.anchorUnsure
             result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }

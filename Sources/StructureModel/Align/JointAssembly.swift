@@ -153,7 +153,7 @@ enum JointAssembly {
     /// another fits about as well (`anchorUnsure` still says so).
     /// `stop` is asked between steps of the search (Ctrl-C in the shell): once it says yes the
     /// search ends at once and the result says `interrupted`.
-    static func assemble(_ rooms: [CapturedRoom], anchors given: Set<Int>, trustingAnchor: Bool = false,
+    static func assemble(_ rooms: [CapturedRoom], anchors given: Set<Int>, asOpened: Set<Int> = [], trustingAnchor: Bool = false,
                          tolerances: AutoAligner.Tolerances = .init(), stop: @escaping () -> Bool = { false }) -> Result {
         var stopped = false
         func stopping() -> Bool {
@@ -164,7 +164,7 @@ enum JointAssembly {
         // Rooms on different stories (each says which) meet through no doorway and may lie
         // over one another: they are not scored against each other.
         let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
-        let inPlace = alreadyInPlace(rooms, infos: infos, anchors: given, sameStory: sameStory, tolerances: tolerances)
+        let inPlace = alreadyInPlace(rooms, infos: infos, anchors: given, sameStory: sameStory, asOpened: asOpened, tolerances: tolerances)
         let anchors = given.union(inPlace)
         let links = hypotheses(infos, rooms: rooms, tolerances: tolerances, stop: stopping)
         if stopping() {
@@ -726,24 +726,15 @@ enum JointAssembly {
     /// sessions are in frames of their own (another origin, another heading): one meeting a
     /// doorway where it lies by chance would take centimetres and a degree of luck.
     static func alreadyInPlace(_ rooms: [CapturedRoom], infos: [RoomInfo], anchors: Set<Int>, sameStory: [[Bool]],
-                               tolerances: AutoAligner.Tolerances) -> Set<Int> {
+                               asOpened: Set<Int> = [], tolerances: AutoAligner.Tolerances) -> Set<Int> {
         var kept = anchors
         var found: Set<Int> = []
         var changed = true
         func near(_ q: Int, _ k: Int) -> Bool {
             sameStory[q][k] && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap
         }
-        /// Doorways of `q` that meet one of `k`'s where both are: (tight, loose) counts.
         func doorways(_ q: Int, _ k: Int, _ placement: Placement) -> (tight: Int, loose: Int) {
-            var tight = 0, loose = 0
-            for pair in placement.matchedDoorways {
-                let mine = infos[q].scene.doorways[pair.x].segment, theirs = infos[k].scene.doorways[pair.y].segment
-                let direction = theirs.direction.normalized
-                let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
-                let turn = abs(mine.direction.normalized.cross(direction))
-                if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 } else { loose += 1 }
-            }
-            return (tight, loose)
+            doorwayFit(placement, own: infos[q].scene, scene: infos[k].scene)
         }
         while changed {
             changed = false
@@ -840,8 +831,120 @@ enum JointAssembly {
                     changed = true
                 }
             }
+            guard !changed else { continue }
+            guard anchors.isSubset(of: asOpened) else { continue }
+            let session = oneFrame(rooms, infos: infos, kept: kept, sameStory: sameStory, asOpened: asOpened, tolerances: tolerances)
+            if !session.isEmpty {
+                kept.formUnion(session)
+                found.formUnion(session)
+                changed = true
+            }
         }
         return found
+    }
+
+    /// Doorways of a room that meet one of the scene's where both are (`placement` at the
+    /// identity): (tight, loose) counts. Tight: centres within 10 cm along the wall, parallel
+    /// within 1.5 degrees; loose: matched but further off (a room put roughly by hand).
+    static func doorwayFit(_ placement: Placement, own: AutoAligner.Scene, scene: AutoAligner.Scene) -> (tight: Int, loose: Int) {
+        var tight = 0, loose = 0
+        for pair in placement.matchedDoorways {
+            let mine = own.doorways[pair.x].segment, theirs = scene.doorways[pair.y].segment
+            let direction = theirs.direction.normalized
+            let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
+            let turn = abs(mine.direction.normalized.cross(direction))
+            if along <= 0.1 && turn <= sin(1.5 * .pi / 180) { tight += 1 } else { loose += 1 }
+        }
+        return (tight, loose)
+    }
+
+    /// A room's walls' heading, modulo a right angle (radians in [0, pi/2)), weighted by length:
+    /// nil without walls.
+    static func squareHeading(_ scene: AutoAligner.Scene) -> Double? {
+        var x = 0.0, z = 0.0
+        for wall in scene.walls {
+            let d = wall.segment.direction, length = wall.segment.length
+            guard length > 0 else { continue }
+            let angle = 4 * atan2(d.z, d.x)
+            x += length * cos(angle)
+            z += length * sin(angle)
+        }
+        guard x != 0 || z != 0 else { return nil }
+        let heading = atan2(z, x) / 4
+        return heading < 0 ? heading + .pi / 2 : heading
+    }
+
+    /// Rooms written in one frame with the rooms in place, as one session's multi-room capture
+    /// writes them (iOS 17: Apple's own 11-room sample), though no doorway meets where they lie:
+    /// real rooms of one session see many doorways from one side only, and meet their
+    /// neighbours along a metre or two of wall. Rooms of separate sessions each lie about their
+    /// own session's origin (inside the room scanned), so they pile up on one another; turned
+    /// and moved at random (the generator's), they meet nothing. Here a room stays when its
+    /// walls keep the heading of the rooms in place (within the search's 4 degrees, modulo a
+    /// right angle: one session's rooms differ by up to 3), its floor is level with theirs, it
+    /// overlaps no room kept or staying by more than a scan's slack, and walls of it lie along
+    /// walls of a room kept or staying over 0.3 m at least; and those staying are two rooms or
+    /// more, or one that lies along rooms in place over 1.5 m of wall. Only rooms as they were
+    /// opened (`asOpened`: not moved since) beside anchors as opened: a room put roughly by hand
+    /// beside its neighbour lies as one session's would, and is searched.
+    static func oneFrame(_ rooms: [CapturedRoom], infos: [RoomInfo], kept: Set<Int>, sameStory: [[Bool]], asOpened: Set<Int>,
+                         tolerances: AutoAligner.Tolerances) -> Set<Int> {
+        let headings = infos.map { squareHeading($0.scene) }
+        let keptHeadings = kept.compactMap { headings[$0] }
+        func agrees(_ a: Double, _ b: Double) -> Bool {
+            let d = abs(a - b).truncatingRemainder(dividingBy: .pi / 2)
+            return min(d, .pi / 2 - d) <= tolerances.parallel
+        }
+        var staying = Set(rooms.indices.filter { q in
+            !kept.contains(q) && asOpened.contains(q) && headings[q].map { h in !keptHeadings.isEmpty && keptHeadings.allSatisfy { agrees(h, $0) } } ?? false
+        })
+        guard !staying.isEmpty else { return [] }
+        func near(_ q: Int, _ k: Int) -> Bool {
+            sameStory[q][k] && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap
+        }
+        // What two rooms share where they are: wall along wall, and overlap.
+        var cache: [SIMD2<Int>: (contact: Double, overlap: Double, sound: Bool)] = [:]
+        func meeting(_ q: Int, _ k: Int) -> (contact: Double, overlap: Double, sound: Bool) {
+            let key = SIMD2(min(q, k), max(q, k))
+            if let known = cache[key] { return known }
+            let placement = AutoAligner.score(.identity, source: "", own: infos[key.y].scene, room: rooms[key.y],
+                                              scene: infos[key.x].scene, tolerances: tolerances)
+            var contact = 0.0
+            for (_, _, length) in AutoAligner.matches(.identity, own: infos[key.y].scene, scene: infos[key.x].scene,
+                                                      tolerances: tolerances).walls { contact += length }
+            var sound = !placement.isRescan
+            if let a = floorLevel(rooms[q]), let b = floorLevel(rooms[k]), abs(a - b) > floorSlack { sound = false }
+            // A scan's slack: two copies of a wall cross, a hallway scanned in two parts overlaps
+            // where they join (a metre square in Apple's sample); a room laid on another does not pass.
+            let smaller = min(infos[q].scene.areas.reduce(0, +), infos[k].scene.areas.reduce(0, +))
+            if placement.overlap > max(0.5, min(2.0, 0.15 * smaller)) { sound = false }
+            let result = (contact, placement.overlap, sound)
+            cache[key] = result
+            return result
+        }
+        // Drop rooms unsound beside a room kept or another staying, until none is.
+        var dropped = true
+        while dropped {
+            dropped = false
+            for q in staying.sorted() {
+                if (kept.union(staying)).contains(where: { k in k != q && near(q, k) && !meeting(q, k).sound }) {
+                    staying.remove(q)
+                    dropped = true
+                }
+            }
+        }
+        // Those reached from the rooms in place through walls along walls.
+        var reached: Set<Int> = [], frontier = Array(kept)
+        var toKept: [Int: Double] = [:]
+        while let k = frontier.popLast() {
+            for q in staying.sorted() where !reached.contains(q) && near(q, k) && meeting(q, k).contact >= 0.3 {
+                reached.insert(q)
+                frontier.append(q)
+            }
+        }
+        for q in reached { toKept[q] = kept.filter { near(q, $0) }.reduce(0) { $0 + meeting(q, $1).contact } }
+        if reached.count >= 2 || reached.contains(where: { toKept[$0, default: 0] >= 1.5 }) { return reached }
+        return []
     }
 
     typealias Contribution = (Int, RigidMotion, [RigidMotion?], Int) -> (Double, [SIMD2<Int>], Placement?)

@@ -18,6 +18,9 @@ public struct WorkspaceFile: Sendable {
     var roomPosition: [RoomID: Int] = [:]
     /// The keys of every capture's arrays, parallel to them.
     var keys: [Scope: CaptureKeys] = [:]
+    /// Where each room lay when the file was opened (`CapturedRoom.placementMark`): a room
+    /// still there lies in the frame its file gave it (see `Workspace.isAsOpened`).
+    var openedPlacement: [RoomID: [Float]] = [:]
     /// Section keys are handed out from here, so none is given twice in a file.
     var nextSectionKey = 1
     /// Free-text names of rooms and sections; RoomPlan has no place for them, so they live
@@ -108,6 +111,9 @@ public struct WorkspaceFile: Sendable {
             let keys = CaptureKeys.make(for: capture, nextSection: &file.nextSectionKey)
             file.keys[scope] = keys
             file.originalKeys[scope] = keys
+        }
+        for room in file.roomIDs {
+            if let mark = file.capture(.room(room))?.placementMark { file.openedPlacement[room] = mark }
         }
         return file
     }
@@ -204,6 +210,13 @@ public struct Workspace: Sendable {
     /// The capture an identity's scope names.
     public func capture(_ identity: Identity) -> CapturedRoom? {
         file(id: identity.file)?.capture(identity.scope)
+    }
+
+    /// Whether a room lies where it lay when its file was opened (undone moves count as not
+    /// moved): only then is it in the frame its file gave it.
+    public func isAsOpened(_ room: Identity) -> Bool {
+        guard case .room(let key) = room.scope, let file = file(id: room.file), let mark = file.openedPlacement[key] else { return false }
+        return file.capture(room.scope)?.placementMark == mark
     }
 
     // MARK: Opening and closing

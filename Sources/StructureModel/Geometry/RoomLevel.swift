@@ -16,4 +16,13 @@ extension CapturedRoom {
         }
         return median(walls.map { $0.transform.translation.y - Double($0.dimensions.y) / 2 })
     }
+
+    /// Where the room lies, as one element's transform (its first wall's, else floor's, else
+    /// object's, else door's or window's): a move or turn of the room changes it, an undo
+    /// puts it back. nil for a room with none of these.
+    var placementMark: [Float]? {
+        let first = walls.first?.transform ?? floors.first?.transform ?? objects.first?.transform
+            ?? doors.first?.transform ?? windows.first?.transform ?? openings.first?.transform
+        return first.map { transform in (0..<16).map { transform.elements[$0] } }
+    }
 }
