@@ -147,4 +147,22 @@ final class BadFileTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
+
+    /// A story the file gives as the lowest 64-bit number opens (the `story` command refuses
+    /// it, the file may say it): its plan and its USD name it, where -story overflowed and
+    /// `export svg`, `usda` and `usdz` died.
+    func testTheLowestStoryExports() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 44)
+        let text = try String(contentsOfFile: room, encoding: .utf8)
+        let low = folder.appendingPathComponent("low.json").path
+        try text.replacingOccurrences(of: "\"story\" : 0", with: "\"story\" : -9223372036854775808")
+            .write(toFile: low, atomically: true, encoding: .utf8)
+        XCTAssertNotEqual(try String(contentsOfFile: low, encoding: .utf8), text)
+        let svg = folder.appendingPathComponent("low.svg").path, usda = folder.appendingPathComponent("low.usda").path
+        let result = try Harness.run(["-q", low, "-c", "export svg \(svg)", "-c", "export usda \(usda)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(try String(contentsOfFile: svg, encoding: .utf8).contains("id=\"story-minus9223372036854775808\""))
+        XCTAssertTrue(try String(contentsOfFile: usda, encoding: .utf8).contains("Story_m9223372036854775808"))
+    }
 }

@@ -202,7 +202,7 @@ private struct PageWriter {
             }.joined(separator: " ")
         }
 
-        out += "<g class=\"story\" id=\"story\(story.number < 0 ? "-minus\(-story.number)" : "-\(story.number)")\">\n"
+        out += "<g class=\"story\" id=\"story\(story.number < 0 ? "-minus\(story.number.magnitude)" : "-\(story.number)")\">\n"
 
         out += "<g class=\"rooms\" fill=\"\(Self.floor)\" stroke=\"none\">\n"
         for room in drawing.rooms where !room.outlines.isEmpty {

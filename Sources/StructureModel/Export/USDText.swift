@@ -65,7 +65,7 @@ struct USDText {
         }
         let whole = n / 1_000_000
         var fraction = n % 1_000_000
-        digits(whole)
+        digits(UInt64(whole))
         if fraction != 0 {
             bytes.append(0x2E)
             var width = 6
@@ -84,18 +84,15 @@ struct USDText {
         }
     }
 
-    private mutating func digits(_ value: Int64) {
+    private mutating func digits(_ value: UInt64) {
         if value >= 10 { digits(value / 10) }
         bytes.append(UInt8(0x30 + value % 10))
     }
 
+    /// (By magnitude: -Int.min overflows, and a file may say story -9223372036854775808.)
     mutating func integer(_ value: Int) {
-        if value < 0 {
-            bytes.append(0x2D)
-            digits(Int64(-value))
-        } else {
-            digits(Int64(value))
-        }
+        if value < 0 { bytes.append(0x2D) }
+        digits(UInt64(value.magnitude))
     }
 
     /// `(x, y, z)`

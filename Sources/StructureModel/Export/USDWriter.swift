@@ -108,7 +108,7 @@ struct USDWriter {
         _ = rootSiblings.unique("Looks")
         writeLooks()
         for story in scene.stories {
-            let name = rootSiblings.unique("Story_" + (story.number < 0 ? "m\(-story.number)" : "\(story.number)"))
+            let name = rootSiblings.unique("Story_" + (story.number < 0 ? "m\(story.number.magnitude)" : "\(story.number)"))
             write(story, named: name)
         }
         text.close()
