@@ -120,7 +120,7 @@ final class QueryCommandTests: XCTestCase {
         // called 'Galley' (did you mean Galley?)").
         let twice = try Harness.run(["-q"] + paths + ["-c", "name r3 Galley", "-c", "name r1 Galley", "-c", "find doors where room = Galley"])
         XCTAssertEqual(twice.status, 1)
-        XCTAssertTrue(twice.stderr.hasPrefix("wb: -c#3:1:25: error: 2 things are named Galley (r1, r3); name one by its handle"), twice.stderr)
+        XCTAssertTrue(twice.stderr.hasPrefix("wb: -c:3:25: error: 2 things are named Galley (r1, r3); name one by its handle"), twice.stderr)
     }
 
     func testPlanDrawsRoomsWithHandles() throws {

@@ -195,16 +195,17 @@ public enum Program {
     /// the first that fails unless `-k`. Returns the exit status they give.
     static func runActions(_ actions: [ProgramOptions.Action], scripts: [String: String], in shell: Shell) -> Int32 {
         var status: Int32 = 0
-        // Errors name the -c they are in: "-c" alone, "-c#2" for the second of several.
-        let commandCount = actions.filter { if case .command = $0 { return true } else { return false } }.count
-        var commandNumber = 0
+        // Errors name the script `-c` (COMMANDS.md's fixed form); several -c are numbered as
+        // the lines of one script, so a line number still says which (the first line of the
+        // third of three one-line -c is -c:3).
+        var nextLine = 1
         for action in actions {
             if shell.quitRequested { break }
             let succeeded: Bool
             switch action {
             case .command(let text):
-                commandNumber += 1
-                succeeded = shell.run(script: text, source: commandCount > 1 ? "-c#\(commandNumber)" : "-c")
+                succeeded = shell.run(script: text, source: "-c", firstLine: nextLine)
+                nextLine += text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
                 shell.journalCheckpoint()
             case .file(let path):
                 // A script file is one undoable step.
