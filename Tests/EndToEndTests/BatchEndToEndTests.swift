@@ -73,6 +73,31 @@ final class BatchEndToEndTests: XCTestCase {
 
     /// One file named three ways is fixed once (it was moved once per spelling, and with
     /// --jobs as often as the timing fell); the repeats are reported as failed.
+    /// One output path for every file (`save out/fixed.json`): each replaced the one before
+    /// and the batch said "3 ok (3 changed)". The first writes it; the rest are refused, their
+    /// files failed, and what the first wrote is still there.
+    func testTwoFilesOfABatchDoNotWriteOnePath() throws {
+        let paths = try rooms(3)
+        let out = folder.appendingPathComponent("fixed.json").path
+        for jobs in ["1", "3"] {
+            try? FileManager.default.removeItem(atPath: out)
+            let result = try Harness.run(["--each", "--jobs", jobs, "-q", "-c", "label r1 bedroom", "-c", "save \(out)"] + paths)
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertEqual(result.stderr.components(separatedBy: "of the batch wrote it already; give each file a path of its own").count - 1, 4,
+                           "two refusals, each said and summed up: " + result.stderr)
+            // Whichever file wrote it, it is that file, relabelled, whole.
+            func firstWall(_ path: String) throws -> String? {
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+                return ((json?["walls"] as? [[String: Any]])?.first?["identifier"]) as? String
+            }
+            let identifier = try XCTUnwrap(try firstWall(out))
+            XCTAssertTrue(try paths.contains { try firstWall($0) == identifier })
+        }
+        // A path of its own for each: all three written.
+        let own = try Harness.run(["--each", "-q", "-D", "out=\(folder.path)", "-c", "save \"$out/$FILE_STEM-fixed.json\""] + paths)
+        XCTAssertEqual(own.status, 0, own.stderr)
+    }
+
     func testOneFileNamedTwiceIsFixedOnce() throws {
         let path = try rooms(1)[0]
         let name = URL(fileURLWithPath: path).lastPathComponent

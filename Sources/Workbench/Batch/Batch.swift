@@ -22,6 +22,8 @@ struct Batch {
 
     /// What every session of the batch shares (read-only, so threads may share it).
     struct Plan: Sendable {
+        /// The paths the batch's files wrote (see `WriteClaims`).
+        let claims = WriteClaims()
         var options: ShellOptions
         var variables: [String: String]
         var actions: [ProgramOptions.Action]
@@ -141,6 +143,10 @@ struct Batch {
         shell.variables["FILE_INDEX"] = String(position)
         shell.messagePrefix = path + ": "
         shell.refusesWritesAfterFailure = true
+        let claims = plan.claims
+        shell.claimWrite = { written in
+            claims.claim(written, by: position).map { "path \($0) of the batch wrote it already" }
+        }
         // Opened as on the command line, without the summary a person would read.
         shell.options.quiet = true
         let opened = shell.openFile(path)
@@ -377,5 +383,34 @@ final class BatchQueue: @unchecked Sendable {
         }
         condition.broadcast()
         return outcome
+    }
+}
+
+/// The paths the files of one batch wrote, each with the first file (its place in the list)
+/// that wrote it: a second file writing one is refused, as it would replace the first's result.
+/// Kept as a 64-bit hash of the path with its folder resolved (the file need not exist yet)
+/// and a position: 16 bytes a file written.
+final class WriteClaims: @unchecked Sendable {
+    private let lock = NSLock()
+    private var owners: [UInt64: Int] = [:]
+
+    /// Claims `path` for the file at `position`: nil when it is free or that file's already,
+    /// else the position of the file that wrote it.
+    func claim(_ path: String, by position: Int) -> Int? {
+        let folder = FileIO.parentFolder(of: path)
+        var resolved = FileIO.baseName(of: path)
+        if let pointer = realpath(folder.isEmpty ? "." : folder, nil) {
+            resolved = String(cString: pointer) + "/" + resolved
+            free(pointer)
+        } else {
+            resolved = folder + "/" + resolved
+        }
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in resolved.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        lock.lock()
+        defer { lock.unlock() }
+        if let owner = owners[hash], owner != position { return owner }
+        owners[hash] = position
+        return nil
     }
 }

@@ -561,6 +561,7 @@ extension Shell {
         names.previous = namesOnDisk(for: path.text, known: nil)
         writes.append(FileWrite(path: sidecarPath, bytes: names.encoded(fileName: FileIO.baseName(of: path.text))))
         writes.append(FileWrite(path: path.text, bytes: bytes))
+        try claimWrites(writes.map(\.path), at: path)
         do {
             _ = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush)
             filesWritten += writes.count

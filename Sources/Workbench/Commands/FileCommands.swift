@@ -157,6 +157,7 @@ extension Shell {
             return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true)
         }
         if kept == nil { writes.append(FileWrite(path: path, bytes: bytes)) }
+        try claimWrites(writes.map(\.path), at: word)
         let stamps: [FileStamp?]
         do {
             stamps = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush) { () throws(FileError) in

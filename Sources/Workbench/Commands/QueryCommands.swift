@@ -359,6 +359,7 @@ extension Shell {
             return true
         }
         try checkNotOpen(path, by: "an export")
+        try claimWrites([path.text], at: path)
         do {
             try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults, flushes: !options.defersFlush)
             filesWritten += 1
@@ -374,6 +375,19 @@ extension Shell {
     /// flat.json` turned the open scan itself into USD text, and `save` then had nothing to
     /// write back to. `save PATH` of one file checks another's path the same way (`what`: what
     /// would have replaced it).
+    /// In a batch, refuses to write a path another file of the batch wrote: with one `save
+    /// out/fixed.json` for every file, each replaced the one before, and only the last was
+    /// left ("3 ok (3 changed)").
+    func claimWrites(_ paths: [String], at word: Argument) throws {
+        guard let claimWrite else { return }
+        for path in paths {
+            if let problem = claimWrite(path) {
+                throw CommandFailure("will not write \(path): \(problem); give each file a path of its own "
+                                     + "(e.g. save \"$out/$FILE_STEM.json\")", at: word)
+            }
+        }
+    }
+
     func checkNotOpen(_ path: Argument, by what: String, except own: Int? = nil) throws {
         func canonical(_ text: String) -> String {
             URL(fileURLWithPath: text).standardizedFileURL.resolvingSymlinksInPath().path

@@ -60,6 +60,9 @@ public final class Shell {
     /// How many files this shell has written (saves, exports): a batch tells a changed file
     /// from an unchanged one by it.
     public internal(set) var filesWritten = 0
+    /// In a batch: claims a path this file's script is about to write, and says why not when
+    /// another file of the batch wrote it already (nil: go ahead).
+    public var claimWrite: (@Sendable (String) -> String?)?
     /// In a batch, once a command has failed, commands that write files are refused, so a
     /// file whose script failed (with -k) is left as it was rather than saved half fixed.
     public var refusesWritesAfterFailure = false
