@@ -98,6 +98,19 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(own.status, 0, own.stderr)
     }
 
+    /// `find -print0` ends each path with a NUL: the whole list was taken as one path (the
+    /// first file opened under a name with NULs in it, "1 file ... 1 ok").
+    func testPathsEndedByNULs() throws {
+        let paths = try rooms(3)
+        let result = try Harness.run(["--each", "-q", "-c", "label r1 bedroom", "-c", "save", "--files-from", "-"],
+                                     stdin: paths.joined(separator: "\u{0}") + "\u{0}")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.isEmpty, result.stderr)
+        let summary = try Harness.run(["--each", "-c", "echo $FILE_NAME", "--files-from", "-"], stdin: paths.joined(separator: "\u{0}"))
+        XCTAssertTrue(summary.stderr.contains("wb: 3 files in "), summary.stderr)
+        XCTAssertEqual(summary.stdout.split(separator: "\n").map(String.init).sorted(), paths.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())
+    }
+
     func testOneFileNamedTwiceIsFixedOnce() throws {
         let path = try rooms(1)[0]
         let name = URL(fileURLWithPath: path).lastPathComponent

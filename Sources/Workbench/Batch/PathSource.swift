@@ -80,6 +80,8 @@ final class PathSource {
 
     /// The list's lines read so far (blank ones too).
     private var line = 0
+    /// Whether the list ends each path with a NUL (`find -print0`), once first read.
+    private var nulSeparated: Bool?
 
     private func nextOfAll() -> (String, Bool)? {
         if givenIndex < given.count {
@@ -89,19 +91,24 @@ final class PathSource {
         }
         if !given.isEmpty { given = [] }
         while true {
-            if let newline = buffer[bufferStart...].firstIndex(of: 0x0A) {
+            // `find -print0` lists end each path with a NUL: such a list (a NUL in what was first
+            // read) is cut at NULs only, as a name may hold a newline; in a list of lines a NUL
+            // ends a path too (none can hold one: it was taken whole as one path before).
+            if nulSeparated == nil, !buffer.isEmpty { nulSeparated = buffer.contains(0) }
+            let nul = nulSeparated ?? false
+            if let newline = buffer[bufferStart...].firstIndex(where: { $0 == 0 || (!nul && $0 == 0x0A) }) {
                 if newline - bufferStart > Self.lineLimit { return tooLong() }
                 let text = buffer[bufferStart..<newline]
                 bufferStart = newline + 1
                 line += 1
-                if let path = Self.path(text) { return path }
+                if let path = Self.path(text, keepingReturn: nul) { return path }
                 continue
             }
             if ended {
                 let rest = buffer[bufferStart...]
                 bufferStart = buffer.count
                 if !rest.isEmpty { line += 1 }
-                return Self.path(rest)
+                return Self.path(rest, keepingReturn: nulSeparated ?? false)
             }
             if bufferStart > 0 {
                 buffer.removeSubrange(0..<bufferStart)
@@ -132,9 +139,9 @@ final class PathSource {
 
     /// A line as a path, and whether it was not UTF-8 (Swift's text would replace such bytes,
     /// and the file be looked for under a name it does not have: "no such file").
-    private static func path(_ line: ArraySlice<UInt8>) -> (String, Bool)? {
+    private static func path(_ line: ArraySlice<UInt8>, keepingReturn: Bool = false) -> (String, Bool)? {
         var bytes = line
-        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        if bytes.last == 0x0D && !keepingReturn { bytes = bytes.dropLast() }
         guard !bytes.isEmpty else { return nil }
         if let text = String(validating: bytes, as: UTF8.self) { return (text, false) }
         let shown = String(decoding: bytes, as: UTF8.self).unicodeScalars.map { $0 == "\u{FFFD}" ? "?" : String($0) }.joined()
