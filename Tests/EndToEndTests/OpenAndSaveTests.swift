@@ -41,6 +41,14 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
         let listed = try Harness.run(["-q", "--json", path, "-c", "ls rooms"])
         XCTAssertEqual(try Harness.jsonArray(listed.stdout).first?["name"] as? String, "Den", "the name is read back")
+        // Saved unedited to another path, or with names alone: a copy byte for byte (it came
+        // out pretty-printed and sorted, 5 % larger for a real app's compact file).
+        let copy = folder.appendingPathComponent("copy.json").path
+        for script in ["save \(copy)", "name r1 Study; save \(copy)"] {
+            let copied = try Harness.run(["-q", path, "-c", script])
+            XCTAssertEqual(copied.status, 0, copied.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), before, script)
+        }
         let moved = try Harness.run(["-q", path, "-c", "move r1 1 0", "-c", "save"])
         XCTAssertEqual(moved.status, 0, moved.stderr)
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "an edit of its content is written")

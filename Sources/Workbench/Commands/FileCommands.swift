@@ -115,14 +115,16 @@ extension Shell {
                                  + "(\(error)); nothing was written", at: word)
         }
         var digest = ContentDigest(bytes)
-        // Saved back where it was read with its content unchanged (a name, a space link or a
-        // model changed, which go in the sidecar): the file stays byte for byte as it is, in
-        // whatever layout its writer gave it, rather than respelled in Apple's.
+        // Saved with its content unchanged (a name, a space link or a model changed, which go
+        // in the sidecar), back where it was read or to another path: the bytes it was read
+        // from, in whatever layout its writer gave them, rather than respelled in Apple's (an
+        // app's compact file saved elsewhere unedited came out pretty-printed, 5 % larger).
         var kept: [UInt8]?
-        if path == file.path, let read = file.contentDigest, read != digest, let stamp = file.stamp,
-           FileIO.stamp(of: path) == stamp, let disk = try? FileIO.read(path), ContentDigest(disk) == read,
+        var copied: [UInt8]?
+        if let read = file.contentDigest, read != digest, let stamp = file.stamp,
+           FileIO.stamp(of: file.path) == stamp, let disk = try? FileIO.read(file.path), ContentDigest(disk) == read,
            let decoded = try? RoomPlanCodec.decode(disk), decoded == file.document {
-            kept = disk
+            if path == file.path { kept = disk } else { copied = disk }
             digest = read
         }
         let sidecarPath = Sidecar.path(for: path)
@@ -156,7 +158,7 @@ extension Shell {
         if let kept, writes.isEmpty {
             return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true)
         }
-        if kept == nil { writes.append(FileWrite(path: path, bytes: bytes)) }
+        if kept == nil { writes.append(FileWrite(path: path, bytes: copied ?? bytes)) }
         try claimWrites(writes.map(\.path), at: word)
         let stamps: [FileStamp?]
         do {
@@ -173,7 +175,7 @@ extension Shell {
         }
         if let keptAside { warn("\(sidecarPath) was one this wb cannot read in full: a copy of it was kept as \(keptAside)") }
         if let kept { return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true) }
-        return Written(count: bytes.count, stamp: stamps.last ?? nil, digest: digest)
+        return Written(count: (copied ?? bytes).count, stamp: stamps.last ?? nil, digest: digest)
     }
 
     /// The sidecar at `path` when this wb cannot read all of it (malformed, or a newer
