@@ -141,9 +141,51 @@ final class CheckTests: XCTestCase {
         through.objects[0].transform.translation = SIMD3(spot.x, 0.375, spot.z)
         XCTAssertEqual(kinds(through), [.throughWall])
 
+        // Pushed on through, the part inside no longer reaches 8 cm past the wall, and wholly
+        // outside it crosses none: said by where its middle stands ("no problems found").
+        for push in [0.55, 1.0, 3.0] {
+            var outside = cleanRoom()
+            let beyond = w.midpoint - inward * (push - 0.4)
+            outside.objects[0].transform.translation = SIMD3(beyond.x, 0.375, beyond.z)
+            XCTAssertEqual(kinds(outside), [.throughWall], "pushed \(push) m")
+        }
+        // A fireplace built into its wall reaches into it; one a wall runs through the middle of
+        // does not.
+        var fireplace = cleanRoom()
+        let hearth = w.midpoint + inward * 0.15
+        fireplace.objects[0] = Object(category: .fireplace, identifier: id(), dimensions: SIMD3(1.9, 1.4, 0.6),
+                                      transform: RigidMotion(yaw: atan2(-w.direction.z, w.direction.x), translation: SIMD3(hearth.x, 0.7, hearth.z)).transform)
+        XCTAssertEqual(kinds(fireplace), [], "a fireplace 15 cm into its wall")
+        var halfway = fireplace
+        halfway.objects[0].transform.translation = SIMD3(w.midpoint.x, 0.7, w.midpoint.z)
+        XCTAssertEqual(kinds(halfway), [.throughWall], "a wall through a fireplace's middle")
+
+        // A window raised above its wall's top, a door lifted off the floor: off their wall.
+        var raised = cleanRoom()
+        raised.windows[0].transform.translation.y += 2
+        XCTAssertEqual(findings([.room(raised)]).map(\.reason), ["160 cm above its wall's top"])
+        var lifted = cleanRoom()
+        lifted.doors[0].transform.translation.y += 0.8
+        XCTAssertEqual(kinds(lifted), [.offWall])
+
         var floating = cleanRoom()
         floating.objects[0].transform.translation.y += 0.6
         XCTAssertEqual(kinds(floating), [.floating])
+        // A television on its stand: its box is the screen, 30 cm over the cabinet under it.
+        var television = cleanRoom()
+        var stand = television.objects[0]
+        stand.category = .storage
+        stand.dimensions.y = 0.5
+        stand.transform.translation.y = 0.25
+        var screen = television.objects[0]
+        screen.identifier = id()
+        screen.category = .television
+        screen.dimensions = SIMD3(1.2, 0.7, 0.1)
+        screen.transform.translation.y = 0.5 + 0.3 + 0.35
+        television.objects = [stand, screen]
+        XCTAssertEqual(kinds(television), [], "a television on its stand")
+        television.objects[1].transform.translation.y += 0.2
+        XCTAssertEqual(kinds(television), [.floating], "half a metre over it")
         // A wall cabinet (storage) at 1.5 m with its back on a wall hangs there; the same in the
         // middle of the room, or a table against the wall at that height, floats.
         var cabinet = cleanRoom()

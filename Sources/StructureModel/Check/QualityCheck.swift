@@ -62,9 +62,15 @@ extension Workspace {
             var byScope: [(scope: Scope, findings: [Finding])] = []
             for scope in file.scopes {
                 guard let capture = file.capture(scope) else { continue }
-                byScope.append((scope, outOfRange(file, scope, capture, tolerances)
+                // An element no scan could give (20 km off) is said as that alone, not also as
+                // standing outside its room.
+                let broken = outOfRange(file, scope, capture, tolerances)
+                let unmeasurable = Set(broken.flatMap(\.elements))
+                byScope.append((scope, broken
                                     + duplicateWalls(file, scope, capture, tolerances) + wallGaps(file, scope, capture, tolerances)
-                                    + placement(file, scope, capture, tolerances)))
+                                    + placement(file, scope, capture, tolerances).filter { finding in
+                                        finding.kind != .throughWall || !finding.elements.contains { unmeasurable.contains($0) }
+                                    }))
             }
             // A structure holds its rooms' elements twice, nested and merged, often with the same
             // identifiers (an Apple export's objects, a merge's surviving doors): a problem of an
@@ -205,10 +211,16 @@ extension Workspace {
                 let across = abs(wall.signedDistance(to: middle))
                 let along = wall.parameter(of: middle)
                 let margin = wall.length > 0 ? t.offWall / wall.length : 0
-                if across > t.offWall || along < -margin || along > 1 + margin {
+                // Up and down too: a window raised above its wall's top, a door lifted off the floor.
+                let wallSurface = capture.walls[wallIndex]
+                let below = wallSurface.heightRange.lowerBound - surface.heightRange.lowerBound
+                let above = surface.heightRange.upperBound - wallSurface.heightRange.upperBound
+                if across > t.offWall || along < -margin || along > 1 + margin || below > t.offWall || above > t.offWall {
                     let wallIdentity = Identity(file: file.id, scope: scope, kind: .wall, key: wallKeys.keys[wallIndex])
                     let how = across > t.offWall ? "\(across < 1e4 ? formatted(across * 100, digits: 0) + " cm" : magnitude(across) + " m") from its wall's plane"
-                        : "beyond the end of its wall"
+                        : along < -margin || along > 1 + margin ? "beyond the end of its wall"
+                        : above > t.offWall ? "\(above < 1e4 ? formatted(above * 100, digits: 0) + " cm" : magnitude(above) + " m") above its wall's top"
+                        : "\(below < 1e4 ? formatted(below * 100, digits: 0) + " cm" : magnitude(below) + " m") below its wall's bottom"
                     result.append(Finding(kind: .offWall, elements: [ids[index], wallIdentity], reason: how))
                 }
             }
@@ -219,13 +231,32 @@ extension Workspace {
         var grid = PlanGrid<Int>(cellSize: 1)
         for (index, wall) in capture.walls.enumerated() { grid.insert(index, covering: wall.planSegment.bounds) }
         let walls = identities(file, scope, .wall)
+        // A room's floor, to tell an object that stands outside it.
+        let outlines = scope == .structure ? [] : capture.planOutlines
         for (index, object) in capture.objects.enumerated() {
-            let box = object.planBox(shrunkBy: t.throughWall)
+            // A fireplace is built into its wall (a real living room's reached 17 cm into it):
+            // it goes through only where a wall runs through its middle.
+            let isFireplace = object.category.name == "fireplace"
+            let box = isFireplace ? object.planBox(shrunkBy: t.throughWall, depthBy: max(t.throughWall, Double(abs(object.dimensions.z)) / 2 - 0.01))
+                : object.planBox(shrunkBy: t.throughWall)
+            var through = false
             if box.count == 4, let bounds = PlanBounds(containing: box) {
                 for w in grid.elements(intersecting: bounds) where object.sharesHeight(with: capture.walls[w]) && box.crosses(capture.walls[w].planSegment) {
                     result.append(Finding(kind: .throughWall, elements: [objects[index], walls[w]],
                                           reason: "the \(object.category.name) reaches more than \(formatted(t.throughWall * 100, digits: 0)) cm through the wall"))
+                    through = true
                     break
+                }
+            }
+            // Pushed further, the part left inside no longer reaches 8 cm past the wall, and one
+            // wholly outside crosses no wall at all: said by where its middle stands.
+            let middle = PlanPoint(object.transform.translation)
+            if !through, !outlines.isEmpty, !outlines.contains(where: { $0.encloses(middle) }), !capture.walls.isEmpty {
+                let nearest = capture.walls.indices.min { capture.walls[$0].planSegment.distance(to: middle) < capture.walls[$1].planSegment.distance(to: middle) }!
+                let beyond = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: middle) } }.min() ?? 0
+                if beyond > t.throughWall {
+                    result.append(Finding(kind: .throughWall, elements: [objects[index], walls[nearest]],
+                                          reason: "the \(object.category.name)'s middle is \(beyond < 1e4 ? formatted(beyond, digits: 2) : magnitude(beyond)) m outside its room's floor"))
                 }
             }
             let bottom = object.transform.translation.y - abs(Double(object.dimensions.y)) / 2
@@ -400,8 +431,8 @@ extension Object {
     }
 
     /// The object's footprint in plan, its four corners, each side pulled in by `margin`.
-    func planBox(shrunkBy margin: Double) -> [PlanPoint] {
-        let w = Double(dimensions.x) / 2 - margin, d = Double(dimensions.z) / 2 - margin
+    func planBox(shrunkBy margin: Double, depthBy depthMargin: Double? = nil) -> [PlanPoint] {
+        let w = Double(dimensions.x) / 2 - margin, d = Double(dimensions.z) / 2 - (depthMargin ?? margin)
         guard w > 0, d > 0 else { return [] }
         return [(-w, -d), (w, -d), (w, d), (-w, d)].map { x, z in PlanPoint(transform.apply(toPoint: SIMD3(x, 0, z))) }
     }
@@ -433,7 +464,10 @@ extension Object {
         let top = transform.translation.y + abs(Double(dimensions.y)) / 2
         let bottom = other.transform.translation.y - abs(Double(other.dimensions.y)) / 2
         let box = planBox(shrunkBy: -0.05)
-        return abs(bottom - top) < 0.15 && box.count == 4 && box.encloses(PlanPoint(other.transform.translation))
+        // A television's box is its screen: the stand it stands on lifts it (a real one 32 cm
+        // over the cabinet under it).
+        let gap = other.category.name == "television" ? 0.4 : 0.15
+        return bottom - top > -0.15 && bottom - top < gap && box.count == 4 && box.encloses(PlanPoint(other.transform.translation))
     }
 }
 
