@@ -72,14 +72,33 @@ final class CheckTests: XCTestCase {
     /// A structure holds its rooms' elements twice (nested and merged, one identifier): a
     /// table through a wall, a door off its wall, a floating table are each said once, for the
     /// structure's copy (a real Apple export said its table and refrigerator twice).
-    func testAProblemOfAnElementHeldTwiceIsSaidOnce() {
+    func testAProblemOfAnElementHeldTwiceIsSaidOnce() throws {
         var room = cleanRoom()
         let w = room.walls[2].planSegment
         let spot = w.midpoint - room.inwardNormal(of: room.walls[2])! * 0.2
         room.objects[0].transform.translation = SIMD3(spot.x, 0.375, spot.z)
         let through = findings([.structure(StructureMerger.merge([room, cleanRoom(floor: 2.8, story: 1)]).structure)])
         XCTAssertEqual(through.map(\.kind), [.throughWall])
-        XCTAssertEqual(through.first?.elements.first?.scope, .structure)
+        // (Told by its room's own walls: a structure-level wall may lie a thickness off them.)
+        XCTAssertEqual(through.first?.elements.first?.scope.roomID != nil, true)
+        // Two rooms meeting along a wall, a cabinet flush with it; the merged wall stands where
+        // the other room's copy did, 20 cm off (Apple's merge keeps one copy's plane, wb's the
+        // longest's): the cabinet was "through" it (Apple's 11-room sample: a bathtub, a sink
+        // and a cabinet flush with their wall).
+        var left = cleanRoom()
+        let shared = left.walls[1].planSegment, into = left.inwardNormal(of: left.walls[1])!
+        let flush = shared.midpoint + into * 0.3
+        left.objects[0] = Object(category: .storage, identifier: id(), dimensions: SIMD3(1.0, 0.9, 0.6),
+                                 transform: RigidMotion(yaw: atan2(-shared.direction.z, shared.direction.x),
+                                                        translation: SIMD3(flush.x, 0.45, flush.z)).transform)
+        XCTAssertEqual(kinds(left), [])
+        var pair = StructureMerger.merge([left, cleanRoom(offset: into * -5.0)]).structure
+        let merged = try XCTUnwrap(pair.merged.walls.indices.min { pair.merged.walls[$0].planSegment.distance(to: shared.midpoint)
+            < pair.merged.walls[$1].planSegment.distance(to: shared.midpoint) })
+        XCTAssertLessThan(pair.merged.walls[merged].planSegment.distance(to: shared.midpoint), 0.01)
+        pair.merged.walls[merged].transform.translation += SIMD3(into.x, 0, into.z) * 0.2
+        // (Its window, left behind on the old plane, is off it now: that alone is said.)
+        XCTAssertEqual(findings([.structure(pair)]).map(\.kind), [.offWall], "a cabinet flush with its wall")
 
         var lifted = cleanRoom()
         lifted.objects[0].transform.translation.y += 0.6

@@ -85,8 +85,20 @@ extension Workspace {
                 default: return a.elements.map { [$0.kind.rawValue, $0.key] } == b.elements.map { [$0.kind.rawValue, $0.key] }
                 }
             }
+            // A structure-level wall stands for copies seen from both sides, a wall's thickness
+            // apart, and lies between them or on one: an object flush with the far face reaches
+            // through it by up to that thickness (Apple's 11-room sample merged: a bathtub, a
+            // sink and a cabinet flush with their wall, "through" the merged one). Whether an
+            // object goes through a wall is told by its room's own walls, when a room holds it.
+            let inRooms = Set(byScope.filter { $0.scope != .structure }.flatMap { file.identities($0.scope, .object).compactMap(\.identifier) })
             for (scope, found) in byScope {
-                findings += scope == .structure ? found : found.filter { finding in !merged.contains { sameProblem(finding, $0) } }
+                findings += scope == .structure
+                    ? found.filter { finding in
+                        !(finding.kind == .throughWall && finding.elements.first.flatMap(\.identifier).map(inRooms.contains) == true)
+                    }
+                    : found.filter { finding in
+                        !merged.contains { sameProblem(finding, $0) && !(finding.kind == .throughWall && inRooms.contains(finding.elements.first?.identifier ?? "")) }
+                    }
             }
             findings += danglingParents(file)
             findings += roomsOverlap(file, tolerances)
