@@ -117,6 +117,41 @@ final class USDExportTests: XCTestCase {
         XCTAssertTrue(result.stdout.hasPrefix("#usda 1.0\n"))
     }
 
+    /// A wall RoomPlan gives as a polygon (a sloped or stepped wall's `polygonCorners`: a real
+    /// iOS 26 attic room has five) is drawn by that outline, its door still cut through: it was
+    /// drawn as the whole rectangle around it (one 1.21 m tall at one end drawn 2.36 m tall).
+    func testAWallGivenAsAPolygonIsDrawnByIt() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 33)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: room))) as? [String: Any])
+        var walls = try XCTUnwrap(json["walls"] as? [[String: Any]])
+        let doors = try XCTUnwrap(json["doors"] as? [[String: Any]])
+        let host = try XCTUnwrap(walls.firstIndex { wall in doors.contains { $0["parentIdentifier"] as? String == wall["identifier"] as? String } })
+        let size = try XCTUnwrap(walls[host]["dimensions"] as? [Double])
+        let (w, h) = (size[0] / 2, size[1] / 2)
+        // Stepped: its right third stands 0.4 m lower (over the door, wherever it is, 10 cm less).
+        let step = h - 0.1
+        walls[host]["polygonCorners"] = [[-w, -h, 0], [w, -h, 0], [w, step, 0], [w / 3, step, 0], [w / 3, h, 0], [-w, h, 0]]
+        json["walls"] = walls
+        let stepped = folder.appendingPathComponent("stepped.json").path
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: stepped))
+        let usda = folder.appendingPathComponent("stepped.usda").path
+        let result = try Harness.run(["-q", stepped, "-c", "export usda \(usda)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        // The wall's mesh, in its own frame: nothing right of a third of it above the step.
+        let text = try String(contentsOfFile: usda, encoding: .utf8)
+        let handle = "w\(host + 1)"
+        let prim = try XCTUnwrap(text.range(of: "_\(handle)\""), "the wall's prim")
+        let pointsLine = try XCTUnwrap(text[prim.upperBound...].split(separator: "\n").first { $0.contains("point3f[] points") })
+        let numbers = pointsLine.split(whereSeparator: { "()[], =".contains($0) }).compactMap { Double($0) }
+        let points = stride(from: 0, to: numbers.count - 2, by: 3).map { (numbers[$0], numbers[$0 + 1]) }
+        XCTAssertGreaterThan(points.count, 8)
+        XCTAssertTrue(points.contains { $0.1 > h - 1e-3 }, "the left part reaches the top")
+        XCTAssertFalse(points.contains { $0.0 > w / 3 + 1e-3 && $0.1 > step + 1e-3 }, "the right part stops at the step")
+        assertClean(try check(usda, json: [stepped]))
+    }
+
     /// An iOS 16 file names no door's wall: each is found in the plane of its wall, and cut.
     func testIOS16RoomWithoutParents() throws {
         let folder = try Harness.temporaryFolder(self)

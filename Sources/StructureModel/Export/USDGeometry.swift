@@ -15,7 +15,14 @@ struct USDMesh {
     mutating func face(_ corners: [SIMD3<Double>], normal: SIMD3<Double>) {
         guard corners.count >= 3 else { return }
         var ordered = corners
-        if (cross(corners[1] - corners[0], corners[2] - corners[0]) * normal).sum() < 0 { ordered.reverse() }
+        // The winding by the whole polygon (Newell's normal): a clipped face may begin with
+        // three corners on one line.
+        var winding = SIMD3<Double>(0, 0, 0)
+        for i in corners.indices {
+            let p = corners[i], q = corners[(i + 1) % corners.count]
+            winding += SIMD3((p.y - q.y) * (p.z + q.z), (p.z - q.z) * (p.x + q.x), (p.x - q.x) * (p.y + q.y))
+        }
+        if (winding * normal).sum() < 0 { ordered.reverse() }
         let start = points.count
         points.append(contentsOf: ordered)
         counts.append(ordered.count)
@@ -56,9 +63,19 @@ struct USDMesh {
     /// becomes a quad on either face, and every cell edge between wall and hole (or the
     /// wall's outline) a quad across the thickness: the hole's reveal, the wall's ends.
     /// With thickness 0, one face (facing +Z) of the cells alone.
-    static func wall(width: Double, height: Double, thickness: Double, holes: [WallHole]) -> USDMesh {
+    /// With `outline` (a sloped or stepped wall's polygon, in its x, y), each cell is cut to
+    /// it (to each of its convex pieces), and the wall's ends are the outline's edges.
+    static func wall(width: Double, height: Double, thickness: Double, holes: [WallHole], outline: [SIMD2<Double>]? = nil) -> USDMesh {
         let hw = width / 2, hh = height / 2
+        let clipper = outline.map { ring in ring.map { PlanPoint(x: $0.x, z: $0.y) }.convexPieces }
         var xs = [-hw, hw], ys = [-hh, hh]
+        // (An outline reaching past the size it is given with is drawn whole.)
+        for corner in outline ?? [] {
+            xs += [min(-hw, corner.x), max(hw, corner.x)]
+            ys += [min(-hh, corner.y), max(hh, corner.y)]
+        }
+        xs = [xs.min()!, xs.max()!]
+        ys = [ys.min()!, ys.max()!]
         for hole in holes {
             xs += [hole.x0, hole.x1]
             ys += [hole.y0, hole.y1]
@@ -82,6 +99,29 @@ struct USDMesh {
         for j in 0..<rows {
             for i in 0..<columns where solid[j * columns + i] {
                 let x0 = xs[i], x1 = xs[i + 1], y0 = ys[j], y1 = ys[j + 1]
+                if let clipper {
+                    let cell = [PlanPoint(x: x0, z: y0), PlanPoint(x: x1, z: y0), PlanPoint(x: x1, z: y1), PlanPoint(x: x0, z: y1)]
+                    let kept = clipper.map { cell.clipped(toConvex: $0) }.filter { $0.count >= 3 && abs($0.signedArea) > 1e-9 }
+                    guard !kept.isEmpty else { continue }
+                    for piece in kept { mesh.face(piece.map { SIMD3($0.x, $0.z, hz) }, normal: SIMD3(0, 0, 1)) }
+                    guard thickness > 0 else { continue }
+                    for piece in kept { mesh.face(piece.map { SIMD3($0.x, $0.z, -hz) }, normal: SIMD3(0, 0, -1)) }
+                    // The reveals of holes; the wall's ends are the outline's edges (below).
+                    func isHole(_ a: Int, _ b: Int) -> Bool { a >= 0 && b >= 0 && a < columns && b < rows && !solid[b * columns + a] }
+                    if isHole(i - 1, j) {
+                        mesh.face([SIMD3(x0, y0, -hz), SIMD3(x0, y1, -hz), SIMD3(x0, y1, hz), SIMD3(x0, y0, hz)], normal: SIMD3(-1, 0, 0))
+                    }
+                    if isHole(i + 1, j) {
+                        mesh.face([SIMD3(x1, y0, -hz), SIMD3(x1, y1, -hz), SIMD3(x1, y1, hz), SIMD3(x1, y0, hz)], normal: SIMD3(1, 0, 0))
+                    }
+                    if isHole(i, j - 1) {
+                        mesh.face([SIMD3(x0, y0, -hz), SIMD3(x1, y0, -hz), SIMD3(x1, y0, hz), SIMD3(x0, y0, hz)], normal: SIMD3(0, -1, 0))
+                    }
+                    if isHole(i, j + 1) {
+                        mesh.face([SIMD3(x0, y1, -hz), SIMD3(x1, y1, -hz), SIMD3(x1, y1, hz), SIMD3(x0, y1, hz)], normal: SIMD3(0, 1, 0))
+                    }
+                    continue
+                }
                 mesh.rectangle(x0: x0, x1: x1, y0: y0, y1: y1, z: hz, facing: 1)
                 guard thickness > 0 else { continue }
                 mesh.rectangle(x0: x0, x1: x1, y0: y0, y1: y1, z: -hz, facing: -1)
@@ -96,6 +136,37 @@ struct USDMesh {
                 }
                 if !isSolid(i, j + 1) {
                     mesh.face([SIMD3(x0, y1, -hz), SIMD3(x1, y1, -hz), SIMD3(x1, y1, hz), SIMD3(x0, y1, hz)], normal: SIMD3(0, 1, 0))
+                }
+            }
+        }
+        if let outline, thickness > 0 {
+            // The wall's ends, top and bottom: a quad across the thickness along each edge of the
+            // outline (turned counter-clockwise, each edge's outward normal is its direction
+            // turned clockwise).
+            var ring = outline.enumerated().filter { index, p in
+                let next = outline[(index + 1) % outline.count]
+                return ((p - next) * (p - next)).sum() > 1e-12
+            }.map(\.element)
+            var area = 0.0
+            for i in ring.indices { area += ring[i].x * ring[(i + 1) % ring.count].y - ring[(i + 1) % ring.count].x * ring[i].y }
+            if area < 0 { ring.reverse() }
+            for i in ring.indices where ring.count >= 3 {
+                let a = ring[i], b = ring[(i + 1) % ring.count], d = b - a
+                let length = (d * d).sum().squareRoot()
+                let outward = SIMD2(d.y / length, -d.x / length)
+                // Cut where the edge crosses the grid's lines; a piece whose cell inside is a hole
+                // (a door standing on the wall's bottom edge) has no wall to end.
+                var cuts = [0.0, 1.0]
+                for x in xs where d.x != 0 { cuts.append((x - a.x) / d.x) }
+                for y in ys where d.y != 0 { cuts.append((y - a.y) / d.y) }
+                let pieces = Self.distinctSorted(cuts.filter { $0 > 0 && $0 < 1 } + [0, 1])
+                for k in 0..<(pieces.count - 1) {
+                    let p = a + d * pieces[k], q = a + d * pieces[k + 1]
+                    let inside = (p + q) / 2 - outward * 1e-6
+                    guard let column = xs.firstIndex(where: { $0 > inside.x }), column > 0,
+                          let row = ys.firstIndex(where: { $0 > inside.y }), row > 0, isSolid(column - 1, row - 1) else { continue }
+                    mesh.face([SIMD3(p.x, p.y, -hz), SIMD3(q.x, q.y, -hz), SIMD3(q.x, q.y, hz), SIMD3(p.x, p.y, hz)],
+                              normal: SIMD3(outward.x, outward.y, 0))
                 }
             }
         }

@@ -257,8 +257,13 @@ struct USDWriter {
         switch element.kind {
         case .wall:
             let depth = dims.z > 0 ? dims.z : max(0, options.wallThickness)
+            let outline = (element.surface?.polygonCorners ?? []).map { SIMD2(Double($0.x), Double($0.y)) }
             if options.parametric {
                 mesh = .box(SIMD3(dims.x, dims.y, depth))
+            } else if outline.count >= 3 {
+                // A sloped or stepped wall: its polygon, not the rectangle around it (a real iOS 26
+                // wall 1.21 m tall at one end was drawn 2.36 m tall), its openings cut through.
+                mesh = .wall(width: dims.x, height: dims.y, thickness: depth, holes: holes[element.handle] ?? [], outline: outline)
             } else {
                 mesh = .wall(width: dims.x, height: dims.y, thickness: depth, holes: holes[element.handle] ?? [])
             }
