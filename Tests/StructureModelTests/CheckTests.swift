@@ -69,6 +69,23 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(findings([.structure(structure)]).map(\.kind), [], "two stories of one room each, merged")
     }
 
+    /// A structure's own arrays: a structure-level section moved 40 m off, a sofa 30 m out of
+    /// the building, a story's floor lifted 3 m were "no problems found".
+    func testAStructuresOwnElementsAreChecked() {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 4, rooms: 6, stories: 2, coreModelBytes: 100, noise: 1))
+        XCTAssertEqual(findings([.structure(building.structure)]).map(\.reason), [])
+        var section = building.structure
+        section.merged.sections[0].center.x += 40
+        XCTAssertEqual(findings([.structure(section)]).map(\.kind), [.sectionOutside])
+        var sofa = building.structure
+        sofa.merged.objects[0].transform.translation.z += 30
+        XCTAssertEqual(findings([.structure(sofa)]).map(\.kind), [.throughWall])
+        XCTAssertTrue(findings([.structure(sofa)]).first?.reason.hasSuffix("m outside every floor of the structure") == true)
+        var lifted = building.structure
+        lifted.merged.floors[0].transform.translation.y += 3
+        XCTAssertEqual(findings([.structure(lifted)]).map(\.kind), [.storyHeight])
+    }
+
     /// The generator's exact buildings are clean: furniture stood up to 14 cm through outside
     /// walls 36 cm thick (seed 777, three stories of one room) and cut corners (seed 6).
     func testGeneratedBuildingsAreClean() {

@@ -104,6 +104,7 @@ extension Workspace {
             findings += roomsOverlap(file, tolerances)
             findings += sectionsOutside(file, tolerances)
             findings += storyHeights(file, tolerances)
+            findings += structureLevel(file, tolerances)
         }
         let order = Dictionary(uniqueKeysWithValues: Finding.Kind.allCases.enumerated().map { ($1, $0) })
         return findings.enumerated().sorted { (order[$0.element.kind]!, $0.offset) < (order[$1.element.kind]!, $1.offset) }.map(\.element)
@@ -410,6 +411,52 @@ extension Workspace {
                 let with = lower.first.map { " with story \(own)'s rooms at \(formatted(assignment.levels[$0].height, digits: 2)) m" } ?? ""
                 result.append(Finding(kind: .storyHeight, elements: [room],
                                       reason: "on story \(own)\(with), but its floor is at \(formatted(level.height, digits: 2)) m"))
+            }
+        }
+        return result
+    }
+
+    /// A structure's own arrays, which its rooms do not hold: a section or an object far from
+    /// every floor of the building (its rooms' and its own), a story's floor at another height
+    /// than the rooms of that story (a structure-level section moved 40 m off, a sofa 30 m out
+    /// of the building and a floor lifted 3 m were "no problems found").
+    private func structureLevel(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
+        guard file.isStructure, let merged = file.capture(.structure) else { return [] }
+        var result: [Finding] = []
+        let rooms = file.rooms.compactMap { room in capture(room).map { (room, $0) } }
+        let outlines = merged.planOutlines + rooms.flatMap { $0.1.planOutlines }
+        func outside(_ point: PlanPoint) -> Double? {
+            guard !outlines.isEmpty, !outlines.contains(where: { $0.encloses(point) }) else { return nil }
+            return outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: point) } }.min()
+        }
+        let sections = file.identities(.structure, .section)
+        for (index, section) in merged.sections.enumerated() {
+            if let distance = outside(PlanPoint(x: Double(section.center.x), z: Double(section.center.z))), distance > t.sectionOutside {
+                result.append(Finding(kind: .sectionOutside, elements: [sections[index]],
+                                      reason: "its centre is \(distance < 1e4 ? formatted(distance, digits: 2) : magnitude(distance)) m outside every floor of the structure"))
+            }
+        }
+        // (An object a room holds is checked in its room, unless this copy left it.)
+        var held: [String: PlanPoint] = [:]
+        for (_, room) in rooms { for object in room.objects { held[object.identifier] = PlanPoint(object.transform.translation) } }
+        let objects = file.identities(.structure, .object)
+        for (index, object) in merged.objects.enumerated()
+        where held[object.identifier].map({ $0.distance(to: PlanPoint(object.transform.translation)) > t.sectionOutside }) ?? true {
+            if let distance = outside(PlanPoint(object.transform.translation)), distance > t.throughWall {
+                result.append(Finding(kind: .throughWall, elements: [objects[index]],
+                                      reason: "the \(object.category.name)'s middle is \(distance < 1e4 ? formatted(distance, digits: 2) : magnitude(distance)) m outside every floor of the structure"))
+            }
+        }
+        // Each story's floor against its rooms' floors (within a story's tolerance).
+        let floors = file.identities(.structure, .floor)
+        for (index, floor) in merged.floors.enumerated() {
+            guard let story = floor.story else { continue }
+            let heights = rooms.filter { $0.1.effectiveStory == story }.compactMap { $0.1.floorHeight }.sorted()
+            guard !heights.isEmpty else { continue }
+            let middle = heights[heights.count / 2], height = floor.transform.translation.y
+            if abs(height - middle) > t.storyTolerance / 2 {
+                result.append(Finding(kind: .storyHeight, elements: [floors[index]],
+                                      reason: "story \(story)'s floor is at \(formatted(height, digits: 2)) m, its rooms' floors at \(formatted(middle, digits: 2)) m"))
             }
         }
         return result
