@@ -22,6 +22,32 @@ final class FileIOTests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
     }
 
+    /// Another writer that rewrites a file in place, keeping its size, and puts its
+    /// modification time back changes its stamp: `save` refuses to overwrite it ("changed on
+    /// disk"), where it silently lost that writer's edit.
+    func testARewriteInPlaceThatKeepsSizeAndTimeChangesTheStamp() throws {
+        let path = folder + "/room.json"
+        try FileIO.writeAtomically(Array("{\"label\":\"bedroom\"}".utf8), to: path)
+        let before = try XCTUnwrap(FileIO.stamp(of: path))
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        usleep(20_000)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data("{\"label\":\"BEDROOM\"}".utf8))
+        try handle.close()
+        #if canImport(Darwin)
+        var times = [info.st_atimespec, info.st_mtimespec]
+        #else
+        var times = [info.st_atim, info.st_mtim]
+        #endif
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        let after = try XCTUnwrap(FileIO.stamp(of: path))
+        XCTAssertEqual(after.size, before.size)
+        XCTAssertEqual(after.modificationSeconds, before.modificationSeconds)
+        XCTAssertEqual(after.modificationNanoseconds, before.modificationNanoseconds)
+        XCTAssertNotEqual(after, before)
+    }
+
     func testAFailureBeforeTheRenameLeavesTheOldFileAndNoTemporaryFile() throws {
         let path = folder + "/room.json"
         try FileIO.writeAtomically(Array("old".utf8), to: path)

@@ -27,6 +27,10 @@ public struct FileStamp: Sendable, Equatable {
     public var modificationNanoseconds: Int
     public var inode: UInt64
     public var device: UInt64 = 0
+    /// When the file's inode last changed (a write, and the `touch` that sets its time back):
+    /// a rewrite in place that kept the size and put the modification time back changes this.
+    public var changeSeconds: Int = 0
+    public var changeNanoseconds: Int = 0
 
     /// Whether two stamps are of the same file (the same inode on the same device),
     /// whatever path led to it.
@@ -119,12 +123,13 @@ public enum FileIO {
 
     static func stamp(_ info: stat) -> FileStamp {
         #if canImport(Darwin)
-        let mtime = info.st_mtimespec
+        let mtime = info.st_mtimespec, ctime = info.st_ctimespec
         #else
-        let mtime = info.st_mtim
+        let mtime = info.st_mtim, ctime = info.st_ctim
         #endif
         return FileStamp(size: Int(info.st_size), modificationSeconds: Int(mtime.tv_sec),
-                         modificationNanoseconds: Int(mtime.tv_nsec), inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+                         modificationNanoseconds: Int(mtime.tv_nsec), inode: UInt64(info.st_ino), device: UInt64(info.st_dev),
+                         changeSeconds: Int(ctime.tv_sec), changeNanoseconds: Int(ctime.tv_nsec))
     }
 
     public static func isDirectory(_ path: String) -> Bool {
