@@ -248,6 +248,41 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try leftovers(), [])
     }
 
+    /// Another user's scan in another user's folder: wb said "write-protected (mode 644): save
+    /// --force replaces it anyway", and --force then failed. It says the folder is not writable
+    /// and suggests nothing. (Run as root, wb is run as nobody through setpriv.)
+    func testAnotherUsersFileInAnotherUsersFolderIsNotOfferedForce() throws {
+        let locked = folder.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        let scan = locked.appendingPathComponent("room.json").path
+        try FileManager.default.copyItem(atPath: path, toPath: scan)
+        let original = try Data(contentsOf: URL(fileURLWithPath: scan))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: scan)
+        let result: (status: Int32, stdout: String, stderr: String)
+        if getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("run as root, and setpriv (util-linux) is absent to run wb as another user")
+            }
+            let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv"), asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+            // (A checkout in a folder only root may enter, as mktemp -d makes: nobody cannot run wb there.)
+            let reach = try Harness.run(asNobody + ["/bin/sh", "-c", "test -x \"$0\" && test -r \"$1\"", Harness.wb.path, scan], executable: setpriv)
+            guard reach.status == 0 else { throw XCTSkip("run as root, and nobody may not run \(Harness.wb.path) or read \(scan) here") }
+            let run = try Harness.run(asNobody + [Harness.wb.path, "-q", scan, "-c", "move r1 1 0; save"], executable: setpriv)
+            result = (run.status, run.stdout, run.stderr)
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: scan)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+            addTeardownBlock { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+            let run = try Harness.run(["-q", scan, "-c", "move r1 1 0; save"])
+            result = (run.status, run.stdout, run.stderr)
+        }
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot save \(scan): cannot write in \(locked.path): permission denied"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("--force"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scan)), original)
+    }
+
     /// `save PATH` over another scan left that scan's names file beside it: reopened, the new
     /// file's room took the old one's name. And `save other.wb.json` wrote a scan over another
     /// scan's names file. The names file beside PATH is now replaced with this file's (empty

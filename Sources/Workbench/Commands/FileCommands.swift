@@ -244,6 +244,14 @@ extension Shell {
         if writesSidecar(file, to: path) { targets.append(Sidecar.path(for: path)) }
         for target in targets {
             if let mode = FileIO.writeProtection(of: target) {
+                // Where this user may not write the folder either (another user's file in
+                // another user's folder), --force cannot help: it was suggested, and failed.
+                do {
+                    try FileIO.preflight(target)
+                } catch {
+                    throw CommandFailure("cannot save \(target): \(error.message) (the file is mode \(String(mode, radix: 8)), "
+                                         + "and not yours to write); nothing was written", at: word)
+                }
                 throw CommandFailure("\(target) is write-protected (mode \(String(mode, radix: 8))): "
                                      + "save --force replaces it anyway; nothing was written", at: word)
             }
