@@ -85,6 +85,24 @@ final class SVGExportTests: XCTestCase {
         XCTAssertEqual(check.int("roomsSampled"), 1)
     }
 
+    /// A label no plan can show (a file's section label of 100 MB took 50 s and went into the
+    /// plan twice, whole): cut at 200 characters.
+    func testAHugeLabelIsCut() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 44)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: room))) as? [String: Any])
+        var sections = try XCTUnwrap(json["sections"] as? [[String: Any]])
+        sections[0]["label"] = String(repeating: "Ω", count: 100_000)
+        json["sections"] = sections
+        let long = folder.appendingPathComponent("long.json").path
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: long))
+        let result = try Harness.run(["-q", long, "-c", "export svg -"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains(String(repeating: "Ω", count: 200) + "…"))
+        XCTAssertFalse(result.stdout.contains(String(repeating: "Ω", count: 201)))
+        XCTAssertLessThan(result.stdout.utf8.count, 20_000)
+    }
+
     /// An L whose centroid lies outside it, turned 30°: the label goes inside the L.
     func testAnLShapedRoomIsLabelledInside() throws {
         let folder = try Harness.temporaryFolder(self)

@@ -63,15 +63,21 @@ public enum SVGPlan {
         case "bathroom": return "Bathroom"
         case "kitchen": return "Kitchen"
         case "unidentified": return "Unidentified"
-        default: return label
+        default: return shortened(label)
         }
+    }
+
+    /// A text a plan can show: at most 200 characters, then "…" (a file's section label of
+    /// 100 MB took 50 s to export and was written twice, whole, into a 200 MB plan).
+    static func shortened(_ text: String) -> String {
+        text.prefix(201).count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
     /// What a room's label says: the name a person gave it, else its one section's label
     /// ("Bedroom"), else its handle (a capture of several sections shows those at their
     /// centres instead).
     public static func roomTitle(_ room: ExportScene.Room) -> String {
-        if let name = room.name, !name.isEmpty { return name }
+        if let name = room.name, !name.isEmpty { return shortened(name) }
         if room.labels.count == 1, room.labels[0] != "unidentified" { return displayLabel(room.labels[0]) }
         return room.handle
     }
