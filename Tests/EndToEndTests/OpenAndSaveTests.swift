@@ -54,6 +54,35 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "an edit of its content is written")
     }
 
+    /// A summary fits 80 columns: a long path goes on a line of its own, a long list of
+    /// objects on under itself (a real kitchen's 41 objects ran to 128 columns).
+    func testASummaryFitsEightyColumns() throws {
+        let folder = try Harness.temporaryFolder(self).appendingPathComponent(String(repeating: "deeply-nested-", count: 5))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let room = try Harness.generatedRoom(in: folder, seed: 44)
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: room))) as? [String: Any])
+        var objects = try XCTUnwrap(json["objects"] as? [[String: Any]])
+        for (index, category) in ["refrigerator", "stove", "sink", "dishwasher", "oven", "washerDryer", "bathtub", "toilet", "fireplace",
+                                  "television", "stairs", "bed", "chair", "sofa", "table", "storage"].enumerated() {
+            var copy = objects[0]
+            copy["category"] = [category: [String: Any]()]
+            copy["identifier"] = UUID().uuidString
+            copy["attributes"] = nil
+            objects.append(copy)
+            if index % 2 == 0 { objects.append(copy.merging(["identifier": UUID().uuidString]) { $1 }) }
+        }
+        json["objects"] = objects
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: room))
+        let summary = try Harness.run(["-q", room, "-c", "summary"])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        let lines = summary.stdout.split(separator: "\n")
+        // (All but the path, longer than a line by itself.)
+        XCTAssertEqual(lines[1], "  (\(room))")
+        XCTAssertTrue(lines.enumerated().allSatisfy { $0.offset == 1 || $0.element.count <= 80 }, summary.stdout)
+        let objectLine = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  objects") })
+        XCTAssertTrue(lines[objectLine + 1].hasPrefix(String(repeating: " ", count: 16)), summary.stdout)
+    }
+
     func testSummaryOfTheRealSamples() throws {
         let living = try Harness.sample("livingroom-1section.json")
         let flat = try Harness.sample("flat-4sections.json")

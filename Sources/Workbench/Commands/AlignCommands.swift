@@ -15,7 +15,7 @@ extension Shell {
                                      help: "shift the room D along the other's wall or door from centred"),
                           OptionSpec("--all", help: "align --all auto: every room that is not placed yet"),
                           OptionSpec("--best", help: "with auto: move even when too close to call or too little agrees (with --all: around an unsure first room)")],
-                summary: "put a room where it belongs: one of its walls (doors) onto another room's",
+                summary: "put a room where it belongs: a wall or door onto another room's, or automatically",
                 details: """
                     align ROOM using WALL to WALL: turns and moves ROOM (and everything in it) so that its WALL and
                     the other room's WALL are one wall seen from both sides: the same plane, each room on its own

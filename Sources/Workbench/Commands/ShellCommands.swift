@@ -124,9 +124,13 @@ extension Shell {
                 let width = shell.commands.map(\.name.count).max() ?? 0
                 var text = "Commands (help COMMAND for more):\n"
                 for command in shell.commands {
-                    text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary + "\n"
+                    text += ("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary)
+                        .wrapped(indent: 2 + width + 2) + "\n"
                 }
-                text += "\nLanguage: " + Shell.languageHelp + "Limits: " + Shell.limitsHelp + "\n"
+                func paragraph(_ title: String, _ body: String) -> String {
+                    (title + body.split(separator: "\n").joined(separator: " ")).wrapped(indent: 0) + "\n"
+                }
+                text += "\n" + paragraph("Language: ", Shell.languageHelp) + "\n" + paragraph("Limits: ", Shell.limitsHelp)
                 shell.output.write(text)
             },
             CommandSpec(

@@ -88,8 +88,13 @@ struct FileSummary {
         var lines: [String] = []
         var heading = "\(name)  \(kind)"
         if let version { heading += ", version \(version)" }
-        heading += "  (\(path))"
-        lines.append(heading)
+        // A long path goes on a line of its own rather than past the 80th column.
+        if heading.count + 4 + path.count > 80 {
+            lines.append(heading)
+            lines.append("  (\(path))")
+        } else {
+            lines.append(heading + "  (\(path))")
+        }
         var rows: [(String, String, String)] = []
         if !rooms.isEmpty {
             rows.append(("rooms", "\(rooms.count)", ""))
@@ -108,7 +113,9 @@ struct FileSummary {
         for (key, value, note) in rows {
             let padded = key.padding(toLength: keyWidth, withPad: " ", startingAt: 0)
             let valuePadded = key == "floor area" ? value : String(repeating: " ", count: max(0, valueWidth - value.count)) + value
-            lines.append(("  \(padded)  \(valuePadded)  \(note)").trimmingTrailingBlanks())
+            lines += ("  \(padded)  \(valuePadded)  \(note)").trimmingTrailingBlanks()
+                .wrapped(indent: 2 + keyWidth + 2 + (key == "floor area" ? value.count : valueWidth) + 2)
+                .split(separator: "\n").map(String.init)
         }
         if !rooms.isEmpty {
             lines.append("  rooms:")
@@ -148,6 +155,37 @@ struct FileSummary {
 }
 
 extension String {
+    /// This line broken between words into lines of at most `width` characters, each line
+    /// after the first starting with `indent` blanks (a hanging indent); a word longer than a
+    /// line stays whole. Text shown on an 80-column terminal: a help line or a summary's
+    /// list of 41 objects ran to 128 columns, which the terminal wrapped under the key.
+    func wrapped(width: Int = 80, indent: Int) -> String {
+        guard count > width else { return self }
+        var lines: [String] = []
+        var rest = Substring(self)
+        var prefix = ""
+        // The blanks of the first line are kept as they are (a table's padding); each break
+        // falls at the last blank that leaves the line within `width`.
+        while prefix.count + rest.count > width {
+            let room = width - prefix.count
+            let head = rest.prefix(room + 1)
+            let floor = prefix.isEmpty ? rest.prefix { $0 == " " }.count : 0
+            guard let cut = head.lastIndex(of: " "), rest.distance(from: rest.startIndex, to: cut) > floor else {
+                // A word longer than the line: up to its end.
+                guard let end = rest.dropFirst(floor).firstIndex(of: " ") else { break }
+                lines.append(prefix + rest[..<end])
+                rest = rest[end...].drop { $0 == " " }
+                prefix = String(repeating: " ", count: indent)
+                continue
+            }
+            lines.append(prefix + String(rest[..<cut]).trimmingTrailingBlanks())
+            rest = rest[cut...].drop { $0 == " " }
+            prefix = String(repeating: " ", count: indent)
+        }
+        if !rest.isEmpty { lines.append(prefix + rest) }
+        return lines.joined(separator: "\n")
+    }
+
     func trimmingTrailingBlanks() -> String {
         let utf8 = self.utf8
         var end = utf8.endIndex
