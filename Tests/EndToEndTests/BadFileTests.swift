@@ -165,4 +165,21 @@ final class BadFileTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: svg, encoding: .utf8).contains("id=\"story-minus9223372036854775808\""))
         XCTAssertTrue(try String(contentsOfFile: usda, encoding: .utf8).contains("Story_m9223372036854775808"))
     }
+
+    /// The caret stands under the bad token on the screen: CJK and emoji before it take two
+    /// columns each (it stood two columns left of a NaN after "漢🏠").
+    func testTheCaretCountsWideCharactersTwice() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let bad = folder.appendingPathComponent("wide.json").path
+        try Data("{\"label\": \"漢🏠\", \"x\": NaN}\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let result = try Harness.run(["-q", bad])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let shown = try XCTUnwrap(lines.firstIndex { $0.contains("NaN") && !$0.hasPrefix("wb:") })
+        let text = lines[shown], caret = lines[shown + 1]
+        let nan = try XCTUnwrap(text.range(of: "NaN"))
+        // Columns on the screen: 漢 and 🏠 two each, the rest one.
+        let column = text[..<nan.lowerBound].reduce(0) { $0 + ($1 == "漢" || $1 == "🏠" ? 2 : 1) }
+        XCTAssertEqual(caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) }, column, result.stderr)
+    }
 }

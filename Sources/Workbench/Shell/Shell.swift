@@ -406,7 +406,10 @@ public final class Shell {
         let window = String(characters[start..<end])
         let prefix = start > 0 ? "..." : ""
         let suffix = end < characters.count ? "..." : ""
-        let caretColumn = max(0, caret - start) + prefix.count
+        // Under it on the screen: CJK and emoji before it take two columns each (the caret
+        // stood two columns left of a NaN after "漢🏠").
+        let before = caret > start ? displayWidth(String(characters[start..<min(end, caret)])) + max(0, caret - end) : 0
+        let caretColumn = before + prefix.count
         return "    " + prefix + window + suffix + "\n    " + String(repeating: " ", count: caretColumn) + "^\n"
     }
 }
