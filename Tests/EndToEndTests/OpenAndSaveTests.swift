@@ -54,6 +54,22 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "an edit of its content is written")
     }
 
+    /// `save ./room.json` or `save /abs/room.json` for room.json is room.json itself: saved as
+    /// it is (the session no longer calls it unsaved), with its changed-on-disk check (another
+    /// program's edit was overwritten by these spellings alone).
+    func testSavingAFileUnderAnotherSpellingOfItsPathIsSavingIt() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 44, name: "room.json")
+        for spelling in ["./room.json", room] {
+            let saved = try Harness.run(["room.json", "-c", "move r1 1 0", "-c", "save \(spelling)"], in: folder)
+            XCTAssertEqual(saved.status, 0, saved.stderr)
+            XCTAssertFalse(saved.stderr.contains("unsaved changes"), spelling + ": " + saved.stderr)
+        }
+        XCTAssertTrue(FileIO.sameFile(folder.appendingPathComponent("./room.json").path, room))
+        XCTAssertTrue(FileIO.sameFile(folder.appendingPathComponent("./new.json").path, folder.appendingPathComponent("new.json").path))
+        XCTAssertFalse(FileIO.sameFile(folder.appendingPathComponent("new.json").path, room))
+    }
+
     /// A summary fits 80 columns: a long path goes on a line of its own, a long list of
     /// objects on under itself (a real kitchen's 41 objects ran to 128 columns).
     func testASummaryFitsEightyColumns() throws {

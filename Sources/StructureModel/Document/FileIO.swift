@@ -132,6 +132,23 @@ public enum FileIO {
                          changeSeconds: Int(ctime.tv_sec), changeNanoseconds: Int(ctime.tv_nsec))
     }
 
+    /// Whether two paths name one file: the same inode on the same device, or (where neither
+    /// exists) the same name in the same folder once links and `.` are resolved (`./d.json`,
+    /// `/abs/d.json` and `d.json` are one file).
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var first = stat(), second = stat()
+        if stat(a, &first) == 0, stat(b, &second) == 0 { return first.st_ino == second.st_ino && first.st_dev == second.st_dev }
+        func resolved(_ path: String) -> String? {
+            let folder = parentFolder(of: path)
+            guard let pointer = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
+            defer { free(pointer) }
+            return String(cString: pointer) + "/" + baseName(of: path)
+        }
+        guard let x = resolved(a), let y = resolved(b) else { return false }
+        return x == y
+    }
+
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -124,7 +124,7 @@ extension Shell {
         if let read = file.contentDigest, read != digest, let stamp = file.stamp,
            FileIO.stamp(of: file.path) == stamp, let disk = try? FileIO.read(file.path), ContentDigest(disk) == read,
            let decoded = try? RoomPlanCodec.decode(disk), decoded == file.document {
-            if path == file.path { kept = disk } else { copied = disk }
+            if FileIO.sameFile(path, file.path) { kept = disk } else { copied = disk }
             digest = read
         }
         let sidecarPath = Sidecar.path(for: path)
@@ -350,7 +350,9 @@ extension Shell {
                 if let target = invocation.positional(0) {
                     let file = try invocation.positional(1).map { try shell.fileArgument($0) }
                         ?? shell.soleFile(naming: "save PATH NAME", at: target)
-                    let samePlace = target.text == file.path
+                    // `./d.json` or `/abs/d.json` for d.json is d.json itself: saved as it is, with
+                    // its changed-on-disk check (another program's edit was overwritten without a word).
+                    let samePlace = FileIO.sameFile(target.text, file.path)
                     // A scan written under a names file's name would be taken for one.
                     guard !target.text.hasSuffix(".wb.json") else {
                         throw CommandFailure("\(target.text) is a names file's name (NAME.wb.json goes with NAME.json): give another PATH",
