@@ -93,6 +93,23 @@ final class BatchEndToEndTests: XCTestCase {
             let identifier = try XCTUnwrap(try firstWall(out))
             XCTAssertTrue(try paths.contains { try firstWall($0) == identifier })
         }
+        // A link in the output folder that leads to another file's output is that output.
+        let out2 = folder.appendingPathComponent("out2")
+        try FileManager.default.createDirectory(at: out2, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: out2.appendingPathComponent("room-2.json").path, withDestinationPath: "room-1.json")
+        let viaLink = try Harness.run(["--each", "--jobs", "1", "-q", "-D", "o=\(out2.path)", "-c", "save \"$o/room-$FILE_INDEX.json\""]
+                                      + Array(paths.prefix(2)))
+        XCTAssertEqual(viaLink.status, 1, viaLink.stderr)
+        XCTAssertTrue(viaLink.stderr.contains("path 1 of the batch wrote it already"), viaLink.stderr)
+        // Another input of the batch is not written by a file that runs before it.
+        let other = try Harness.run(["--each", "--jobs", "1", "-q", "-c", "save \(paths[2])"] + paths)
+        XCTAssertEqual(other.status, 1, other.stderr)
+        XCTAssertTrue(other.stderr.contains("it is path 3 of the batch"), other.stderr)
+        // --dry-run refuses what the real run refuses.
+        try? FileManager.default.removeItem(atPath: out)
+        let dry = try Harness.run(["--each", "--jobs", "1", "-q", "--dry-run", "-c", "save \(out)"] + paths)
+        XCTAssertEqual(dry.status, 1, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("path 1 of the batch wrote it already"), dry.stderr)
         // A path of its own for each: all three written.
         let own = try Harness.run(["--each", "-q", "-D", "out=\(folder.path)", "-c", "save \"$out/$FILE_STEM-fixed.json\""] + paths)
         XCTAssertEqual(own.status, 0, own.stderr)

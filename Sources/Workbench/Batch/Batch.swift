@@ -61,6 +61,11 @@ struct Batch {
         sessionOptions.defersFlush = true
         let plan = Plan(options: sessionOptions, variables: invocation.variables, actions: invocation.actions, scripts: scripts,
                         isTerminal: output.isTerminal, colorsErrors: output.colorsErrors)
+        // The paths of the command line are all known now: none may be written by another
+        // file's script, even one that runs first (a list read as it goes is known as it goes).
+        for (index, path) in invocation.paths.enumerated() where invocation.shard?.keeps(index + 1) ?? true {
+            plan.claims.register(path, position: index + 1)
+        }
         let queue = BatchQueue(source: source, workers: total == 0 ? 0 : jobs, pending: jobs * 2)
         let list = invocation.filesFrom ?? ""
         for _ in 0..<(total == 0 ? 0 : jobs) {
@@ -145,7 +150,11 @@ struct Batch {
         shell.refusesWritesAfterFailure = true
         let claims = plan.claims
         shell.claimWrite = { written in
-            claims.claim(written, by: position).map { "path \($0) of the batch wrote it already" }
+            claims.claim(written, by: position)
+        }
+        if let writer = claims.start(path, position: position) {
+            return refuse(path: path, position: position,
+                          "\(path.escapingControls): path \(writer) of the batch wrote over it already: not run on it (its input is gone)")
         }
         // Opened as on the command line, without the summary a person would read.
         shell.options.quiet = true
@@ -395,22 +404,58 @@ final class WriteClaims: @unchecked Sendable {
     private var owners: [UInt64: Int] = [:]
 
     /// Claims `path` for the file at `position`: nil when it is free or that file's already,
-    /// else the position of the file that wrote it.
-    func claim(_ path: String, by position: Int) -> Int? {
-        let folder = FileIO.parentFolder(of: path)
-        var resolved = FileIO.baseName(of: path)
-        if let pointer = realpath(folder.isEmpty ? "." : folder, nil) {
-            resolved = String(cString: pointer) + "/" + resolved
+    /// else why not (another input of the batch, or another file's script wrote it).
+    func claim(_ path: String, by position: Int) -> String? {
+        let hash = Self.key(path)
+        lock.lock()
+        defer { lock.unlock() }
+        if let input = inputs[hash], input != position { return "it is path \(input) of the batch" }
+        if let owner = owners[hash], owner != position { return "path \(owner) of the batch wrote it already" }
+        owners[hash] = position
+        return nil
+    }
+
+    /// Notes that the file at `position` is about to run on `path`, an input of the batch: no
+    /// other file's script may write it (one did, and the later file ran on the first's
+    /// result). Returns the position of a file whose script wrote it already, if one did.
+    func start(_ path: String, position: Int) -> Int? {
+        let hash = Self.key(path)
+        lock.lock()
+        defer { lock.unlock() }
+        inputs[hash] = position
+        if let owner = owners[hash], owner != position { return owner }
+        return nil
+    }
+
+    private var inputs: [UInt64: Int] = [:]
+
+    /// Notes an input of the batch before any file runs.
+    func register(_ path: String, position: Int) {
+        let hash = Self.key(path)
+        lock.lock()
+        defer { lock.unlock() }
+        if inputs[hash] == nil { inputs[hash] = position }
+    }
+
+    /// A path's key: the file a link leads to (a link in the output folder to another file's
+    /// output got past), else its folder resolved and its name (the file need not exist yet).
+    private static func key(_ path: String) -> UInt64 {
+        var resolved: String
+        if let pointer = realpath(path, nil) {
+            resolved = String(cString: pointer)
             free(pointer)
         } else {
-            resolved = folder + "/" + resolved
+            let folder = FileIO.parentFolder(of: path)
+            resolved = FileIO.baseName(of: path)
+            if let pointer = realpath(folder.isEmpty ? "." : folder, nil) {
+                resolved = String(cString: pointer) + "/" + resolved
+                free(pointer)
+            } else {
+                resolved = folder + "/" + resolved
+            }
         }
         var hash: UInt64 = 0xcbf29ce484222325
         for byte in resolved.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
-        lock.lock()
-        defer { lock.unlock() }
-        if let owner = owners[hash], owner != position { return owner }
-        owners[hash] = position
-        return nil
+        return hash
     }
 }

@@ -132,6 +132,7 @@ extension Shell {
         let writesSidecar = writesSidecar(file, to: path, sidecar: sidecar)
         if options.dryRun {
             // What the real save would refuse, refused here too (a script checked dry then failed).
+            try claimWrites([path] + (writesSidecar ? [sidecarPath] : []), at: word)
             do {
                 try FileIO.preflight(path)
                 if writesSidecar { try FileIO.preflight(sidecarPath) }

@@ -346,6 +346,7 @@ extension Shell {
     func preflightExport(_ path: Argument) throws {
         guard path.text != "-" && path.text != "/dev/stdout" else { return }
         try checkNotOpen(path, by: "an export")
+        try claimWrites([path.text], at: path)
         do {
             try FileIO.preflight(path.text)
         } catch {
