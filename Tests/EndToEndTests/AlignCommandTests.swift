@@ -537,6 +537,15 @@ final class AutoAlignCommandTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(tried, 0, "rooms put where the session puts them")
+        // A room of another level already where its session puts it (placed so and saved):
+        // next searches too (it said "align r2 auto first").
+        let tall = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 6, stories: 2, coreModelBytes: 1000, noise: 1))
+        let (levels, _) = try ownFramesOfOneSession(tall, in: folder.appendingPathComponent("tall"))
+        XCTAssertEqual(try Harness.run(levels + ["-c", "align --all auto", "-c", "save"]).status, 0)
+        let upper = try XCTUnwrap(tall.captures.indices.first { tall.captures[$0].story == 1 }) + 1
+        let again = try Harness.run(levels + ["-c", "align r\(upper) auto", "-c", "align r\(upper) next"])
+        XCTAssertTrue(again.stderr.contains("already lies where its scan session puts it"), again.stderr)
+        XCTAssertFalse(again.stderr.contains("auto first"), again.stderr)
     }
 
     /// Rooms of one session in its one frame, as an iOS 17 multi-room capture writes them, but

@@ -210,8 +210,9 @@ extension Shell {
             AutoAligner.isInPlace(capture.moved(by: motion), beside: placed) && Workspace.searchAgrees(capture.moved(by: motion), beside: placed) ? motion : nil
         } ?? bySession.otherLevel.first?.1
         if sessionMotion == .identity, let anchor = session.placedRooms.first(where: { $0 != room }) {
-            // On another level, already where the session puts it (placed so and saved).
-            lastAutoAlignment = nil
+            // On another level, already where the session puts it (placed so and saved):
+            // `next` tries the search's best other place, as after a move there.
+            lastAutoAlignment = (room, [], nil, session.revision, .identity)
             session.keepInPlace([room])
             inform("\(handleText(room)) already lies where its scan session puts it beside \(handleText(anchor)) (referenceOriginTransform): "
                    + "left exactly there")
