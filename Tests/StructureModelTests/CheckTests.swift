@@ -208,6 +208,12 @@ final class CheckTests: XCTestCase {
         var halfway = fireplace
         halfway.objects[0].transform.translation = SIMD3(w.midpoint.x, 0.7, w.midpoint.z)
         XCTAssertEqual(kinds(halfway), [.throughWall], "a wall through a fireplace's middle")
+        for behind in [0.02, 0.07] {
+            var pushed = fireplace
+            let spot = w.midpoint - inward * behind
+            pushed.objects[0].transform.translation = SIMD3(spot.x, 0.7, spot.z)
+            XCTAssertEqual(kinds(pushed), [.throughWall], "a fireplace's middle \(behind) m behind its wall")
+        }
 
         // A window raised above its wall's top, a door lifted off the floor: off their wall.
         var raised = cleanRoom()
@@ -220,6 +226,12 @@ final class CheckTests: XCTestCase {
         var floating = cleanRoom()
         floating.objects[0].transform.translation.y += 0.6
         XCTAssertEqual(kinds(floating), [.floating])
+        // Sunk below the floor (half a metre, 30 m): "no problems found".
+        for depth in [0.5, 30.0] {
+            var sunk = cleanRoom()
+            sunk.objects[0].transform.translation.y -= depth
+            XCTAssertEqual(findings([.room(sunk)]).map(\.reason), ["the table's bottom is \(formatted(depth, digits: 2)) m below the floor"])
+        }
         // A television on its stand: its box is the screen, 30 cm over the cabinet under it.
         var television = cleanRoom()
         var stand = television.objects[0]

@@ -267,12 +267,20 @@ extension Workspace {
             if !through, !outlines.isEmpty, !outlines.contains(where: { $0.encloses(middle) }), !capture.walls.isEmpty {
                 let nearest = capture.walls.indices.min { capture.walls[$0].planSegment.distance(to: middle) < capture.walls[$1].planSegment.distance(to: middle) }!
                 let beyond = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: middle) } }.min() ?? 0
-                if beyond > t.throughWall {
+                // (A fireplace's middle behind its wall at all: it is not set into it but through it.)
+                if beyond > (isFireplace ? 0.01 : t.throughWall) {
                     result.append(Finding(kind: .throughWall, elements: [objects[index], walls[nearest]],
                                           reason: "the \(object.category.name)'s middle is \(beyond < 1e4 ? formatted(beyond, digits: 2) : magnitude(beyond)) m outside its room's floor"))
                 }
             }
             let bottom = object.transform.translation.y - abs(Double(object.dimensions.y)) / 2
+            // Sunk below its room's floor (half a metre, 30 m: "no problems found"). (A
+            // structure's objects are its rooms', checked there; its floors may be wrong instead.)
+            if scope != .structure, let lowest = floorHeights.min(), lowest - bottom > t.floating {
+                result.append(Finding(kind: .floating, elements: [objects[index]],
+                                      reason: "the \(object.category.name)'s bottom is \(lowest - bottom < 1e4 ? formatted(lowest - bottom, digits: 2) : magnitude(lowest - bottom)) m below the floor"))
+                continue
+            }
             if let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
                !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }),
                !object.hangsOnAWall(capture.walls, near: grid) {
