@@ -150,6 +150,23 @@ final class USDExportTests: XCTestCase {
         XCTAssertTrue(points.contains { $0.1 > h - 1e-3 }, "the left part reaches the top")
         XCTAssertFalse(points.contains { $0.0 > w / 3 + 1e-3 && $0.1 > step + 1e-3 }, "the right part stops at the step")
         assertClean(try check(usda, json: [stepped]))
+        // An outline of hundreds of corners (100,000 took 13 s), or one whose edges cross (a bow
+        // tie, drawn inside out): the wall's box, said.
+        for (name, corners) in [("many", (0..<300).map { k -> [Double] in
+                                    let a = Double(k) / 300 * 2 * .pi
+                                    return [w * cos(a), h * sin(a), 0] }),
+                                ("bowtie", [[-w, -h, 0], [w, h, 0], [w, -h, 0], [-w, h, 0]])] {
+            walls[host]["polygonCorners"] = corners
+            json["walls"] = walls
+            let odd = folder.appendingPathComponent("\(name).json").path
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: odd))
+            let out = folder.appendingPathComponent("\(name).usda").path
+            let drawn = try Harness.run(["-q", odd, "-c", "export usda \(out)"])
+            XCTAssertEqual(drawn.status, 0, drawn.stderr)
+            XCTAssertTrue(drawn.stderr.contains("\(handle): its outline (polygonCorners: \(corners.count) corners") && drawn.stderr.contains("is drawn as its box"),
+                          drawn.stderr)
+            assertClean(try check(out, json: [odd]))
+        }
     }
 
     /// An iOS 16 file names no door's wall: each is found in the plane of its wall, and cut.

@@ -106,18 +106,22 @@ struct USDMesh {
                     for piece in kept { mesh.face(piece.map { SIMD3($0.x, $0.z, hz) }, normal: SIMD3(0, 0, 1)) }
                     guard thickness > 0 else { continue }
                     for piece in kept { mesh.face(piece.map { SIMD3($0.x, $0.z, -hz) }, normal: SIMD3(0, 0, -1)) }
-                    // The reveals of holes; the wall's ends are the outline's edges (below).
-                    func isHole(_ a: Int, _ b: Int) -> Bool { a >= 0 && b >= 0 && a < columns && b < rows && !solid[b * columns + a] }
-                    if isHole(i - 1, j) {
+                    // The reveals of holes, where they lie in the outline (a window poking above a
+                    // sloped wall had its jambs drawn in the air); the wall's ends are the
+                    // outline's edges (below).
+                    func isHole(_ a: Int, _ b: Int, _ x: Double, _ y: Double) -> Bool {
+                        a >= 0 && b >= 0 && a < columns && b < rows && !solid[b * columns + a] && Self.encloses(outline!, SIMD2(x, y))
+                    }
+                    if isHole(i - 1, j, x0, (y0 + y1) / 2) {
                         mesh.face([SIMD3(x0, y0, -hz), SIMD3(x0, y1, -hz), SIMD3(x0, y1, hz), SIMD3(x0, y0, hz)], normal: SIMD3(-1, 0, 0))
                     }
-                    if isHole(i + 1, j) {
+                    if isHole(i + 1, j, x1, (y0 + y1) / 2) {
                         mesh.face([SIMD3(x1, y0, -hz), SIMD3(x1, y1, -hz), SIMD3(x1, y1, hz), SIMD3(x1, y0, hz)], normal: SIMD3(1, 0, 0))
                     }
-                    if isHole(i, j - 1) {
+                    if isHole(i, j - 1, (x0 + x1) / 2, y0) {
                         mesh.face([SIMD3(x0, y0, -hz), SIMD3(x1, y0, -hz), SIMD3(x1, y0, hz), SIMD3(x0, y0, hz)], normal: SIMD3(0, -1, 0))
                     }
-                    if isHole(i, j + 1) {
+                    if isHole(i, j + 1, (x0 + x1) / 2, y1) {
                         mesh.face([SIMD3(x0, y1, -hz), SIMD3(x1, y1, -hz), SIMD3(x1, y1, hz), SIMD3(x0, y1, hz)], normal: SIMD3(0, 1, 0))
                     }
                     continue
@@ -171,6 +175,39 @@ struct USDMesh {
             }
         }
         return mesh
+    }
+
+    /// Whether `point` lies inside `ring` (or on it, within a micrometre).
+    static func encloses(_ ring: [SIMD2<Double>], _ point: SIMD2<Double>) -> Bool {
+        var inside = false
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            let d = b - a, length = (d * d).sum()
+            if length > 0 {
+                let t = max(0, min(1, ((point - a) * d).sum() / length))
+                let gap = point - (a + d * t)
+                if (gap * gap).sum() < 1e-12 { return true }
+            }
+            if (a.y > point.y) != (b.y > point.y), point.x < a.x + (point.y - a.y) * (b.x - a.x) / (b.y - a.y) { inside.toggle() }
+        }
+        return inside
+    }
+
+    /// Whether a ring's edges cross one another (a bow tie): such an outline has no inside to cut
+    /// cells to.
+    static func crossesItself(_ ring: [SIMD2<Double>]) -> Bool {
+        func side(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>) -> Double {
+            (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        }
+        let n = ring.count
+        for i in 0..<n {
+            let a = ring[i], b = ring[(i + 1) % n]
+            for j in (i + 2)..<max(i + 2, n) where !(i == 0 && j == n - 1) {
+                let c = ring[j], d = ring[(j + 1) % n]
+                if side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0 { return true }
+            }
+        }
+        return false
     }
 
     /// Values closer than a micrometre are one grid line (no sliver cells).

@@ -244,6 +244,9 @@ struct USDWriter {
 
     // MARK: Elements
 
+    /// The most corners a wall's outline is drawn by (a scan's have a handful).
+    static let outlineCorners = 256
+
     private mutating func write(_ element: ExportScene.Element, story: Int, siblings: inout USDName.Siblings) {
         defer {
             done += 1
@@ -260,11 +263,17 @@ struct USDWriter {
             let outline = (element.surface?.polygonCorners ?? []).map { SIMD2(Double($0.x), Double($0.y)) }
             if options.parametric {
                 mesh = .box(SIMD3(dims.x, dims.y, depth))
-            } else if outline.count >= 3 {
+            } else if outline.count >= 3 && outline.count <= Self.outlineCorners && !USDMesh.crossesItself(outline) {
                 // A sloped or stepped wall: its polygon, not the rectangle around it (a real iOS 26
                 // wall 1.21 m tall at one end was drawn 2.36 m tall), its openings cut through.
                 mesh = .wall(width: dims.x, height: dims.y, thickness: depth, holes: holes[element.handle] ?? [], outline: outline)
             } else {
+                if outline.count >= 3 {
+                    // No scan gives a wall hundreds of corners, nor one whose edges cross: its box
+                    // (100,000 corners took 13 s; a bow tie was drawn inside out).
+                    warnings.append("\(element.handle): its outline (polygonCorners: \(outline.count) corners"
+                                    + "\(outline.count <= Self.outlineCorners ? ", edges crossing" : "")) is drawn as its box")
+                }
                 mesh = .wall(width: dims.x, height: dims.y, thickness: depth, holes: holes[element.handle] ?? [])
             }
             doubleSided = depth <= 0
