@@ -244,6 +244,9 @@ final class CommandLineTests: XCTestCase {
         for command in commands {
             XCTAssertTrue(page.contains(".TP\n\\fB\(command.replacingOccurrences(of: "-", with: "\\-"))\\fR"), "COMMANDS has \(command)")
         }
+        // Each command's help fits 80 columns too (help export ran to 138).
+        let all = try Harness.run(commands.flatMap { ["-c", "help \($0)"] }).stdout
+        XCTAssertEqual(all.split(separator: "\n").filter { $0.count > 80 }, [])
         XCTAssertTrue(page.unicodeScalars.allSatisfy(\.isASCII), "a man page in ASCII")
     }
 

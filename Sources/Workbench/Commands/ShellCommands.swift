@@ -244,17 +244,33 @@ extension CommandSpec {
         return spec
     }
 
+    /// Within 80 columns: a line longer than that goes on under itself, indented (`help export`
+    /// ran to 138 columns).
     var helpText: String {
         // Several forms, one a line under the first.
-        let usage = forms.isEmpty ? synopsis : forms.joined(separator: "\n       ")
-        var text = "usage: \(usage)\n\n\(summary)\n"
-        if !details.isEmpty { text += "\n" + details + "\n" }
+        let usage = (forms.isEmpty ? [synopsis] : forms).map { $0.wrapped(width: 73, indent: 4) }
+            .joined(separator: "\n").replacingOccurrences(of: "\n", with: "\n       ")
+        var text = "usage: \(usage)\n\n\(summary.wrapped(indent: 2))\n"
+        if !details.isEmpty {
+            // Reflowed: a line starting with the command's name (a form), an option or a blank
+            // begins a paragraph; the rest run on.
+            var paragraphs: [String] = []
+            for line in details.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if line.isEmpty || line.hasPrefix(name + " ") || line.hasPrefix("-") || line.hasPrefix(" ") || paragraphs.isEmpty
+                    || paragraphs.last!.isEmpty {
+                    paragraphs.append(line)
+                } else {
+                    paragraphs[paragraphs.count - 1] += " " + line
+                }
+            }
+            text += "\n" + paragraphs.map { $0.wrapped(indent: 2) }.joined(separator: "\n") + "\n"
+        }
         if !options.isEmpty {
             text += "\noptions:\n"
             let width = options.map { $0.name.count + ($0.value == nil ? 0 : $0.valueName.count + 1) }.max() ?? 0
             for option in options {
                 let head = option.value == nil ? option.name : "\(option.name) \(option.valueName)"
-                text += "  " + head.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help + "\n"
+                text += ("  " + head.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help).wrapped(indent: 2 + width + 2) + "\n"
             }
         }
         return text

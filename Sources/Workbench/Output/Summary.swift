@@ -123,7 +123,8 @@ struct FileSummary {
                 let label = room.labels.isEmpty ? "(no section)" : Self.tally(room.labels)
                 let story = room.stories.map(String.init).joined(separator: ",")
                 let counts = room.counts.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-                lines.append("    \(room.handle)  \(label)  story \(story)  \(formatted(room.floorArea, digits: 2)) m²  \(counts)")
+                lines += "    \(room.handle)  \(label)  story \(story)  \(formatted(room.floorArea, digits: 2)) m²  \(counts)"
+                    .wrapped(indent: 6).split(separator: "\n").map(String.init)
             }
         }
         return lines.map(\.escapingControls).joined(separator: "\n") + "\n"
