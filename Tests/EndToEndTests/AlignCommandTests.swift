@@ -549,9 +549,9 @@ final class AutoAlignCommandTests: XCTestCase {
     }
 
     /// Rooms of one session in its one frame, as an iOS 17 multi-room capture writes them, but
-    /// meeting as real ones do: doorways seen from one side only (Apple's own 11-room sample meets
-    /// its neighbours through doorways 4 to 25 cm apart along the wall, or seen once, and along a
-    /// metre or two of wall). They stay where they are (Hallway1 of that sample was turned 89
+    /// meeting as real ones do: doorways seen from the two sides 15 cm apart along the wall and
+    /// 6 cm apart in width (Apple's own 11-room sample meets its neighbours through doorways 4 to
+    /// 25 cm apart along the wall, or seen once, and along a metre or two of wall). They stay where they are (Hallway1 of that sample was turned 89
     /// degrees onto Hallway2, and 9 rooms left as unsure); a room of them moved by hand is not
     /// kept where it was put, nor are rooms of separate sessions.
     func testRoomsOfOneFrameWhoseDoorwaysMeetLooselyStayWhereTheyAre() throws {
@@ -559,13 +559,22 @@ final class AutoAlignCommandTests: XCTestCase {
         for seed: UInt64 in [11, 13] {
             let home = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 7, coreModelBytes: 1000, noise: 1))
             let paths = try oneSession(home, in: folder.appendingPathComponent("s\(seed)"))
-            // Every other room saw none of its doorways; the rest saw theirs.
-            for (index, path) in paths.enumerated() where index % 2 == 1 {
+            // The second room saw its doorways as real scans of one session do: 15 cm along the
+            // wall from where the next room saw them, and 6 cm wider.
+            for (index, path) in paths.enumerated() where index == 1 {
                 guard case .room(var room) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) else {
                     return XCTFail("a room")
                 }
-                room.doors = []
-                room.openings = []
+                for k in room.doors.indices {
+                    let along = room.doors[k].transform.column(0)
+                    room.doors[k].transform.translation += SIMD3(along.x, 0, along.z) * 0.15
+                    room.doors[k].dimensions.x += 0.06
+                }
+                for k in room.openings.indices {
+                    let along = room.openings[k].transform.column(0)
+                    room.openings[k].transform.translation += SIMD3(along.x, 0, along.z) * 0.15
+                    room.openings[k].dimensions.x += 0.06
+                }
                 try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
             }
             let kept = try Harness.run(paths + ["-c", "align --all auto"])
@@ -576,7 +585,25 @@ final class AutoAlignCommandTests: XCTestCase {
             // One of them moved 30 cm by hand first is not left there.
             let moved = try Harness.run(paths + ["-c", "move r3 0.3 0", "-c", "align --all auto"])
             XCTAssertEqual(moved.status, 0, moved.stderr)
-            XCTAssertFalse(moved.stderr.contains(", r3,") || moved.stderr.contains("r2, r3 ") || moved.stderr.contains("r3 already"), moved.stderr)
+            let keptLine = moved.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
+            XCTAssertFalse(keptLine.replacingOccurrences(of: ",", with: " ").split(separator: " ").contains("r3"), moved.stderr)
+            XCTAssertTrue(moved.stderr.contains("r3: score"), moved.stderr)
+            // Nor one whose doorways open into its neighbours' walls, its walls on theirs: the
+            // hallway turned about its middle, in its file.
+            let turned = try oneSession(home, in: folder.appendingPathComponent("t\(seed)"))
+            let hall = try XCTUnwrap(home.captures.indices.max { home.captures[$0].room.doors.count < home.captures[$1].room.doors.count })
+            XCTAssertNotEqual(hall, 0)
+            guard case .room(let hallway) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: turned[hall])))) else {
+                return XCTFail("a room")
+            }
+            let ends = hallway.walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
+            let middle = ends.reduce(PlanPoint.zero, +) * (1 / Double(ends.count))
+            let about = RigidMotion(translation: SIMD3(middle.x, 0, middle.z)).composed(after: RigidMotion(yaw: .pi))
+                .composed(after: RigidMotion(translation: SIMD3(-middle.x, 0, -middle.z)))
+            try Data(RoomPlanCodec.encode(.room(hallway.moved(by: about)))).write(to: URL(fileURLWithPath: turned[hall]))
+            let about180 = try Harness.run(turned + ["-c", "align --all auto"])
+            let keptTurned = about180.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
+            XCTAssertFalse(keptTurned.replacingOccurrences(of: ",", with: " ").split(separator: " ").contains("r\(hall + 1)"), about180.stderr)
         }
     }
 

@@ -182,4 +182,19 @@ final class BadFileTests: XCTestCase {
         let column = text[..<nan.lowerBound].reduce(0) { $0 + ($1 == "漢" || $1 == "🏠" ? 2 : 1) }
         XCTAssertEqual(caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) }, column, result.stderr)
     }
+
+    /// An app's own format with an "objects" array (a real iOS 16-era file: "surfaces" and
+    /// "objects") was told what its first object lacked, one key at a time, not that it is not
+    /// RoomPlan's.
+    func testAnotherFormatWithObjectsIsSaidToBeOne() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let other = folder.appendingPathComponent("other.json").path
+        try Data(#"{"surfaces": [{"scale": {"x": 1}}], "objects": [{"confidence": "high", "scale": {"x": 1}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: other))
+        let result = try Harness.run(["-q", other])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("not a RoomPlan room or structure"), result.stderr)
+        XCTAssertTrue(result.stderr.contains(#"found keys "objects", "surfaces""#) || result.stderr.contains(#"found keys "surfaces", "objects""#),
+                      result.stderr)
+    }
 }

@@ -858,6 +858,19 @@ enum JointAssembly {
         return (tight, loose)
     }
 
+    /// The most a matched doorway pair's middles lie apart along their wall beyond half the
+    /// difference of their widths (metres; 0 without pairs). (Not across it: copies of a wall
+    /// seen from both sides lie up to a thickness and a scan's noise apart.)
+    static func doorwaySlide(_ placement: Placement, own: AutoAligner.Scene, scene: AutoAligner.Scene) -> Double {
+        var most = 0.0
+        for pair in placement.matchedDoorways {
+            let mine = own.doorways[pair.x].segment, theirs = scene.doorways[pair.y].segment
+            let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
+            most = max(most, along - abs(mine.length - theirs.length) / 2)
+        }
+        return most
+    }
+
     /// A room's walls' heading, modulo a right angle (radians in [0, pi/2)), weighted by length:
     /// nil without walls.
     static func squareHeading(_ scene: AutoAligner.Scene) -> Double? {
@@ -902,13 +915,16 @@ enum JointAssembly {
         func near(_ q: Int, _ k: Int) -> Bool {
             sameStory[q][k] && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap
         }
-        // What two rooms share where they are: wall along wall, and overlap.
-        var cache: [SIMD2<Int>: (contact: Double, overlap: Double, sound: Bool)] = [:]
-        func meeting(_ q: Int, _ k: Int) -> (contact: Double, overlap: Double, sound: Bool) {
+        // What two rooms share where they are: wall along wall, and overlap; and the doorways of
+        // each that open into the other's walls (`contradictions`, by room: [smaller index, larger]).
+        var cache: [SIMD2<Int>: (contact: Double, overlap: Double, sound: Bool, into: SIMD2<Int>)] = [:]
+        func meeting(_ q: Int, _ k: Int) -> (contact: Double, overlap: Double, sound: Bool, into: SIMD2<Int>) {
             let key = SIMD2(min(q, k), max(q, k))
             if let known = cache[key] { return known }
             let placement = AutoAligner.score(.identity, source: "", own: infos[key.y].scene, room: rooms[key.y],
                                               scene: infos[key.x].scene, tolerances: tolerances)
+            let back = AutoAligner.score(.identity, source: "", own: infos[key.x].scene, room: rooms[key.x],
+                                         scene: infos[key.y].scene, tolerances: tolerances)
             var contact = 0.0
             for (_, _, length) in AutoAligner.matches(.identity, own: infos[key.y].scene, scene: infos[key.x].scene,
                                                       tolerances: tolerances).walls { contact += length }
@@ -918,16 +934,25 @@ enum JointAssembly {
             // where they join (a metre square in Apple's sample); a room laid on another does not pass.
             let smaller = min(infos[q].scene.areas.reduce(0, +), infos[k].scene.areas.reduce(0, +))
             if placement.overlap > max(0.5, min(2.0, 0.15 * smaller)) { sound = false }
-            let result = (contact, placement.overlap, sound)
+            // A doorway seen from both sides whose middles lie further apart along the wall than
+            // their widths' difference explains, by more than a real scan's (19 cm in Apple's
+            // sample, where doorways of one session meet 4 to 25 cm apart): a room moved along.
+            if doorwaySlide(placement, own: infos[key.y].scene, scene: infos[key.x].scene) > 0.22 { sound = false }
+            let result = (contact, placement.overlap, sound, SIMD2(back.contradictions, placement.contradictions))
             cache[key] = result
             return result
         }
-        // Drop rooms unsound beside a room kept or another staying, until none is.
+        // Drop rooms unsound beside a room kept or another staying, or whose doorways open into
+        // the walls of those around them three times or more (real rooms of one session: once at
+        // most, where a door was seen from one side only; a hallway turned about: six), until
+        // none is.
         var dropped = true
         while dropped {
             dropped = false
             for q in staying.sorted() {
-                if (kept.union(staying)).contains(where: { k in k != q && near(q, k) && !meeting(q, k).sound }) {
+                let around = kept.union(staying).filter { $0 != q && near(q, $0) }
+                let into = around.reduce(0) { sum, k in let m = meeting(q, k); return sum + (q < k ? m.into.x : m.into.y) }
+                if into >= 3 || around.contains(where: { !meeting(q, $0).sound }) {
                     staying.remove(q)
                     dropped = true
                 }

@@ -43,10 +43,34 @@ public enum RoomPlanCodec {
                 return .room(room)
             }
         } catch let error as JSONReadError {
+            // A file of another shape whose arrays come first (an app's own format with an
+            // "objects" array) was told what its objects lack, one key at a time, rather than
+            // that it is not RoomPlan's: said so when its top level holds none of RoomPlan's keys.
+            if let keys = topLevelKeys(bytes), !keys.contains(where: { ["walls", "doors", "windows", "openings", "floors", "rooms"].contains($0) }) {
+                let found = keys.isEmpty ? "an empty object" : "keys " + keys.prefix(8).map { "\"\(Abbreviated.text($0))\"" }.joined(separator: ", ")
+                throw RoomPlanDecodeError(message: "not a RoomPlan room or structure: expected \"walls\", \"doors\", \"windows\", "
+                                          + "\"openings\" and \"objects\" (a CapturedRoom) or \"rooms\" (a CapturedStructure), found \(found)",
+                                          offset: 0, location: SourceLocation(line: 1, column: 1, keyPath: ""),
+                                          lineText: String(decoding: bytes.prefix(200).prefix { $0 != 0x0A }, as: UTF8.self))
+            }
             throw locate(error, in: bytes)
         } catch {
             throw RoomPlanDecodeError(message: "\(error)", offset: 0,
                                       location: SourceLocation(line: 1, column: 1, keyPath: ""), lineText: "")
+        }
+    }
+
+    /// The keys of the file's top-level object, in order, when it is well-formed JSON with an
+    /// object at the top (only asked once reading it as RoomPlan failed).
+    static func topLevelKeys(_ bytes: [UInt8]) -> [String]? {
+        try? withJSONReader(bytes) { reader in
+            var keys: [String] = []
+            try reader.readObject { reader, key in
+                keys.append(key.string)
+                try reader.skipValue()
+            }
+            try reader.expectEnd()
+            return keys
         }
     }
 
