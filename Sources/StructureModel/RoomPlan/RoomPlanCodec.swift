@@ -46,7 +46,7 @@ public enum RoomPlanCodec {
             // A file of another shape whose arrays come first (an app's own format with an
             // "objects" array) was told what its objects lack, one key at a time, rather than
             // that it is not RoomPlan's: said so when its top level holds none of RoomPlan's keys.
-            if let keys = topLevelKeys(bytes), !keys.contains(where: { ["walls", "doors", "windows", "openings", "floors", "rooms"].contains($0) }) {
+            if let keys = topLevelKeys(bytes), Set(keys).count == keys.count, !keys.contains(where: { ["walls", "doors", "windows", "openings", "floors", "rooms"].contains($0) }) {
                 let found = keys.isEmpty ? "an empty object" : "keys " + keys.prefix(8).map { "\"\(Abbreviated.text($0))\"" }.joined(separator: ", ")
                 throw RoomPlanDecodeError(message: "not a RoomPlan room or structure: expected \"walls\", \"doors\", \"windows\", "
                                           + "\"openings\" and \"objects\" (a CapturedRoom) or \"rooms\" (a CapturedStructure), found \(found)",
