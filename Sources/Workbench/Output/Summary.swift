@@ -109,7 +109,13 @@ struct FileSummary {
         }
         let keyWidth = max(rows.map(\.0.count).max() ?? 0, "floor area".count)
         let valueWidth = rows.map(\.1.count).max() ?? 0
-        rows.append(("floor area", formatted(floorArea, digits: 2) + " m²", floorAreaFromWalls ? "from the walls (no floor)" : ""))
+        // A structure's floor is its stories' merged outlines, gaps between rooms filled; its
+        // rooms' floors add up to less (Apple's 11-room home: 198.49 against 189.44 m²), which
+        // is what `stats` totals: both said, so the two do not seem to disagree.
+        let roomsArea = rooms.reduce(0) { $0 + $1.floorArea }
+        let floorNote = floorAreaFromWalls ? "from the walls (no floor)"
+            : rooms.isEmpty ? "" : "the structure's floor; its rooms' add up to \(formatted(roomsArea, digits: 2)) m²"
+        rows.append(("floor area", formatted(floorArea, digits: 2) + " m²", floorNote))
         for (key, value, note) in rows {
             let padded = key.padding(toLength: keyWidth, withPad: " ", startingAt: 0)
             let valuePadded = key == "floor area" ? value : String(repeating: " ", count: max(0, valueWidth - value.count)) + value
@@ -140,6 +146,9 @@ struct FileSummary {
         object["sections"] = .array(sectionLabels.map { .string($0) })
         object["counts"] = .object(JSONObject(counts.map { JSONMember($0.0, .number(JSONNumber($0.1))) }))
         object["floorArea"] = .number(JSONNumber(text: formatted(floorArea, digits: 4)))
+        if !rooms.isEmpty {
+            object["roomsFloorArea"] = .number(JSONNumber(text: formatted(rooms.reduce(0) { $0 + $1.floorArea }, digits: 4)))
+        }
         if kind == "CapturedStructure" {
             object["rooms"] = .array(rooms.map { room in
                 var r = JSONObject()
