@@ -399,7 +399,10 @@ final class AssemblyTests: XCTestCase {
     /// search then hung rooms on look-alike doorways and placed them 4 to 7 m off, without a
     /// word (seed 42: two of its four rooms, seed 70: six of eight; run against that code). The
     /// narrower doorway within the wider is now one doorway (no contradiction, a little value)
-    /// and a place to try, and every room of these homes is placed where the truth says.
+    /// and a place to try: every room of these homes that meets the rest through a doorway seen
+    /// at one width is placed where the truth says. The one that meets them only through the
+    /// doorway seen wider is left as unsure (real interior doors look alike: Apple's 11-room home
+    /// put together from separate frames had rooms hung on such doorways alone, 6 and 7 m off).
     func testADoorwaySeenWiderFromOneSideStillJoinsItsRooms() {
         for (seed, rooms) in [(UInt64(42), 5), (70, 9), (382, 9)] {
             let home = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: rooms, coreModelBytes: 1000, noise: 1, realDoorways: true))
@@ -415,7 +418,8 @@ final class AssemblyTests: XCTestCase {
             XCTAssertTrue(nested, "seed \(seed): a doorway seen wider from one side")
             let result = assemble(home)
             // (placedNearTheTruth asserts every room placed is within a wall's thickness.)
-            XCTAssertEqual(placedNearTheTruth(home, result), rooms - 1, "seed \(seed)")
+            XCTAssertEqual(placedNearTheTruth(home, result), rooms - 2, "seed \(seed)")
+            XCTAssertEqual(result.unsure.count, 1, "seed \(seed): the room met only through the doorway seen wider")
         }
     }
 
