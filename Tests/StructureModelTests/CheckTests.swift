@@ -301,6 +301,13 @@ final class CheckTests: XCTestCase {
         corner.floors[0].polygonCorners?[1].x = 1e30
         XCTAssertEqual(findings([.room(corner)]).filter { $0.kind == .outOfRange }.map(\.reason),
                        ["a floor with a corner 1.00e30 m from its centre: no scan measures that (a broken number in the file?)"])
+        // A wall outline whose edges cross (a bow tie): exports draw its box, check says so.
+        var bowtie = cleanRoom()
+        let (bw, bh) = (Float(bowtie.walls[3].dimensions.x / 2), Float(bowtie.walls[3].dimensions.y / 2))
+        bowtie.walls[3].polygonCorners = [SIMD3(-bw, -bh, 0), SIMD3(bw, bh, 0), SIMD3(bw, -bh, 0), SIMD3(-bw, bh, 0)]
+        XCTAssertEqual(findings([.room(bowtie)]).map(\.reason), ["a wall whose outline (polygonCorners) crosses itself: no scan gives that (corners out of order in the file?)"])
+        bowtie.walls[3].polygonCorners = [SIMD3(-bw, -bh, 0), SIMD3(bw, -bh, 0), SIMD3(bw, bh, 0), SIMD3(-bw, bh, 0)]
+        XCTAssertEqual(kinds(bowtie), [], "the same corners in order")
         var long = cleanRoom()
         long.walls[3].dimensions.x = 60
         XCTAssertFalse(kinds(long).contains(.outOfRange))

@@ -145,6 +145,12 @@ extension Workspace {
                     result.append(Finding(kind: .outOfRange, elements: [ids[index]],
                                           reason: "a \(kind.rawValue) with a corner \(magnitude(far)) m from its centre: no scan measures that "
                                               + "(a broken number in the file?)"))
+                } else if kind == .wall, let corners = surface.polygonCorners, corners.count >= 4, corners.count <= 256,
+                          USDMesh.crossesItself(corners.map { SIMD2(Double($0.x), Double($0.y)) }) {
+                    // An outline whose edges cross (a bow tie) has no inside: exports draw its box.
+                    result.append(Finding(kind: .outOfRange, elements: [ids[index]],
+                                          reason: "a wall whose outline (polygonCorners) crosses itself: no scan gives that "
+                                              + "(corners out of order in the file?)"))
                 }
             }
         }
