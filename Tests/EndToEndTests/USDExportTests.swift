@@ -131,13 +131,19 @@ final class USDExportTests: XCTestCase {
         let (w, h) = (size[0] / 2, size[1] / 2)
         // Stepped: its right third stands 0.4 m lower (over the door, wherever it is, 10 cm less).
         let step = h - 0.1
-        walls[host]["polygonCorners"] = [[-w, -h, 0], [w, -h, 0], [w, step, 0], [w / 3, step, 0], [w / 3, h, 0], [-w, h, 0]]
-        json["walls"] = walls
-        let stepped = folder.appendingPathComponent("stepped.json").path
-        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: stepped))
-        let usda = folder.appendingPathComponent("stepped.usda").path
-        let result = try Harness.run(["-q", stepped, "-c", "export usda \(usda)"])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        /// The room with the wall's outline set to `corners`, exported: the room's path, the
+        /// USDA's, and what wb said.
+        func exported(_ name: String, _ corners: [[Double]]) throws -> (room: String, usda: String, run: Harness.Result) {
+            walls[host]["polygonCorners"] = corners
+            json["walls"] = walls
+            let path = folder.appendingPathComponent("\(name).json").path
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+            let usda = folder.appendingPathComponent("\(name).usda").path
+            let run = try Harness.run(["-q", path, "-c", "export usda \(usda)"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return (path, usda, run)
+        }
+        let (stepped, usda, result) = try exported("stepped", [[-w, -h, 0], [w, -h, 0], [w, step, 0], [w / 3, step, 0], [w / 3, h, 0], [-w, h, 0]])
         XCTAssertEqual(result.stderr, "")
         // The wall's mesh, in its own frame: nothing right of a third of it above the step.
         let text = try String(contentsOfFile: usda, encoding: .utf8)
@@ -156,13 +162,7 @@ final class USDExportTests: XCTestCase {
                                     let a = Double(k) / 300 * 2 * .pi
                                     return [w * cos(a), h * sin(a), 0] }),
                                 ("bowtie", [[-w, -h, 0], [w, h, 0], [w, -h, 0], [-w, h, 0]])] {
-            walls[host]["polygonCorners"] = corners
-            json["walls"] = walls
-            let odd = folder.appendingPathComponent("\(name).json").path
-            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: odd))
-            let out = folder.appendingPathComponent("\(name).usda").path
-            let drawn = try Harness.run(["-q", odd, "-c", "export usda \(out)"])
-            XCTAssertEqual(drawn.status, 0, drawn.stderr)
+            let (odd, out, drawn) = try exported(name, corners)
             XCTAssertTrue(drawn.stderr.contains("\(handle): its outline (polygonCorners: \(corners.count) corners") && drawn.stderr.contains("is drawn as its box"),
                           drawn.stderr)
             assertClean(try check(out, json: [odd]))
