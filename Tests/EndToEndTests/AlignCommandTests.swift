@@ -631,6 +631,70 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertGreaterThan(left, 0, "rooms met only so were left")
     }
 
+    /// A home scanned in two sessions, each room exported to a file of its own: the second
+    /// session's rooms share that session's frame, away from the first's. They meet one another
+    /// where they lie, so they are searched for as one piece and each lands where it belongs
+    /// (within a wall's thickness: nothing measures which face of a wall a scan saw). The same
+    /// rooms each in a frame of their own make no piece.
+    func testRoomsOfASecondSessionAreSearchedForAsOnePiece() throws {
+        let folder = try Harness.temporaryFolder(self)
+        var pieces = 0
+        for seed: UInt64 in [11, 13, 21] {
+            let home = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 8, coreModelBytes: 1000, noise: 1))
+            let truth = try oneSession(home, in: folder.appendingPathComponent("truth\(seed)"))
+            let paths = try oneSession(home, in: folder.appendingPathComponent("s\(seed)"))
+            let second = Array(4..<paths.count)
+            let session = RigidMotion(yaw: 2.1, translation: SIMD3(4, 0, -3))
+            for index in second {
+                guard case .room(let room) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[index])))) else {
+                    return XCTFail("a room")
+                }
+                try Data(RoomPlanCodec.encode(.room(room.moved(by: session)))).write(to: URL(fileURLWithPath: paths[index]))
+            }
+            let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let line = result.stderr.split(separator: "\n").first { $0.contains("lie in one frame of their own") }.map(String.init) ?? ""
+            let named = Set(line.components(separatedBy: " lie in")[0].components(separatedBy: ", ").filter { !$0.isEmpty })
+            XCTAssertTrue(named.isSubset(of: Set(second.map { "r\($0 + 1)" })), "seed \(seed): only second-session rooms: " + result.stderr)
+            if named.count >= 2 { pieces += 1 }
+            // Every room of the second session placed lies at its place (within a wall's
+            // thickness); none is placed elsewhere.
+            var placed = 0
+            for index in second {
+                guard case .room(let now) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[index])))),
+                      case .room(let then) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: truth[index])))) else {
+                    return XCTFail("rooms")
+                }
+                let a = now.walls[0].planSegment, b = then.walls[0].planSegment
+                let left = a.midpoint.distance(to: PlanPoint(session.apply(toPoint: SIMD3(b.midpoint.x, 0, b.midpoint.z)))) < 1e-4
+                let off = a.midpoint.distance(to: b.midpoint)
+                let turn = abs(a.direction.normalized.cross(b.direction.normalized))
+                if off < 0.3 && turn < sin(2 * .pi / 180) {
+                    placed += 1
+                } else {
+                    XCTAssertTrue(left, "seed \(seed): r\(index + 1) placed \(off) m off: " + result.stderr)
+                }
+            }
+            if named.count >= 2 {
+                XCTAssertGreaterThanOrEqual(placed, named.count, "seed \(seed): the piece placed: " + result.stderr)
+                // Said once for the piece, with what it met.
+                XCTAssertTrue(result.stderr.contains(line.components(separatedBy: " lie in")[0] + ": score "), "seed \(seed): " + result.stderr)
+            }
+            // Each room in a frame of its own: no piece.
+            let apart = try oneSession(home, in: folder.appendingPathComponent("a\(seed)"))
+            for (rank, index) in second.enumerated() {
+                guard case .room(let room) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: apart[index])))) else {
+                    return XCTFail("a room")
+                }
+                let own = RigidMotion(yaw: 0.7 + 1.3 * Double(rank), translation: SIMD3(3 * Double(rank), 0, -2))
+                try Data(RoomPlanCodec.encode(.room(room.moved(by: own)))).write(to: URL(fileURLWithPath: apart[index]))
+            }
+            let separate = try Harness.run(apart + ["-c", "align --all auto"])
+            XCTAssertFalse(separate.stderr.contains("lie in one frame of their own"), "seed \(seed): " + separate.stderr)
+        }
+        XCTAssertGreaterThanOrEqual(pieces, 2, "second sessions were searched for as pieces")
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in

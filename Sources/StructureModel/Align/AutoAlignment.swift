@@ -694,6 +694,9 @@ public struct AssemblyResult: Sendable {
     /// Rooms put where their scan session's record puts them beside the first room (iOS 18 and
     /// later write each room in a frame of its own, with `referenceOriginTransform`).
     public var bySession: [Identity] = []
+    /// Rooms that lay in one frame of their own, meeting one another as one scan session's rooms
+    /// do: searched for and moved as one piece, in the order of the rooms.
+    public var sessions: [[Identity]] = []
 }
 
 extension Workspace {
@@ -860,8 +863,9 @@ extension Workspace {
         if captures.count == everyone.count {
             // Rooms as opened (not moved since) may lie in one session's frame with the anchors.
             let asOpened = Set(everyone.indices.filter { isAsOpened(everyone[$0]) && session.sameLevel[everyone[$0]] == nil })
-            let joint = JointAssembly.assemble(captures, anchors: Set(placed.indices), asOpened: asOpened, trustingAnchor: best, stop: stop)
+            let joint = JointAssembly.assembleSessions(captures, anchors: Set(placed.indices), asOpened: asOpened, trustingAnchor: best, stop: stop)
             if joint.interrupted { throw interrupted }
+            result.sessions = joint.sessions.map { group in group.sorted().map { everyone[$0] } }
             result.firstRoomUnsure = joint.anchorUnsure
             result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }
             result.apart = joint.apart.map { part in part.sorted().map { everyone[$0] } }

@@ -391,7 +391,18 @@ extension Shell {
                 warn(sentence(otherLevels) + "; another level has nothing beside it to confirm that: undo if it is wrong")
             }
         }
-        for (room, placement) in result.placed { inform("\(handleText(room)): " + describe(placement)) }
+        for group in result.sessions {
+            let names = group.map { handleText($0) }
+            inform("\(names.joined(separator: ", ")) lie in one frame of their own, meeting one another there as one scan session's rooms do: "
+                   + "searched for as one piece")
+        }
+        // A piece's rooms moved together: one line for them, with what the piece met.
+        var told = Set<Identity>()
+        for (room, placement) in result.placed where !told.contains(room) {
+            let piece = result.sessions.first { $0.contains(room) }.map { group in group.filter { member in result.placed.contains { $0.room == member } } } ?? [room]
+            told.formUnion(piece)
+            inform("\(piece.map { handleText($0) }.joined(separator: ", ")): " + describe(placement))
+        }
         let settled = placed + result.inPlace + result.bySession + result.placed.map(\.room)
         let settledStories = Set(settled.compactMap { workspace.capture($0)?.effectiveStory })
         if result.firstRoomUnsure, invocation.flag("--best"), let first = placed.first {
