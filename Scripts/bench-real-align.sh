@@ -2,9 +2,11 @@
 # Automatic alignment on a real home: FOLDER holds the rooms of one scan session in that
 # session's frame (or one structure that nests them); each run moves all rooms but one into
 # frames of their own and lets align --all auto put them back (see bench_real_align.py).
-#   Scripts/bench-real-align.sh FOLDER [RUNS]
-[ $# -ge 1 ] || { sed -n '2,5p' "$0"; exit 2; }
+# With SESSIONS, the home is cut into that many sessions of neighbouring rooms instead, each
+# session's rooms moved together. FOLDER may also be a folder wbgen wrote.
+#   Scripts/bench-real-align.sh FOLDER [RUNS [SESSIONS]]
+[ $# -ge 1 ] || { sed -n '2,7p' "$0"; exit 2; }
 folder=$(cd "$1" && pwd) || exit 2
 runs=${2:-10}
 source "$(dirname "$0")/bench-common.sh" wb
-python3 Scripts/bench_real_align.py .build/release/wb "$folder" "$runs"
+python3 Scripts/bench_real_align.py .build/release/wb "$folder" "$runs" ${3:-}

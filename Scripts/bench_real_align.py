@@ -12,11 +12,18 @@ room is scored against its place in the folder:
   kept    left where it was and said to be in place (wrong: its frame is a random one)
   left    not placed, and said so
 
-    python3 Scripts/bench_real_align.py WB FOLDER [RUNS]
+    python3 Scripts/bench_real_align.py WB FOLDER [RUNS [SESSIONS]]
 
 FOLDER holds the room files (*.json, CapturedRoom) or one CapturedStructure whose nested
-rooms are used. Nothing in FOLDER is changed: the runs work on copies in a scratch folder.
-The same FOLDER and RUNS give the same frames on every machine.
+rooms are used, or is a folder wbgen wrote (its rooms are put in the first capture's frame
+first, by ground-truth.json). Nothing in FOLDER is changed: the runs work on copies in a
+scratch folder. The same FOLDER, RUNS and SESSIONS give the same frames on every machine.
+
+With SESSIONS (2 or more), the home is scanned in that many sessions instead of one room a
+session: the rooms, in an order that walks from the first room to rooms next to those already
+walked, are cut at random into SESSIONS runs; the first stays where it is, and each other
+session's rooms are moved together into one frame of their own. The letters of rooms of the
+moved sessions are printed in capitals.
 """
 import glob
 import json
@@ -30,6 +37,7 @@ import tempfile
 
 wb, folder = sys.argv[1], sys.argv[2]
 runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+sessions = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 
 
 def matmul(a, b):
@@ -78,8 +86,42 @@ def offset(now, then):
     return metres, turn
 
 
+def inverse(m):
+    """The inverse of a rigid 4x4 (row-major)."""
+    turn = [[m[c][r] for c in range(3)] for r in range(3)]
+    back = [-sum(turn[r][k] * m[k][3] for k in range(3)) for r in range(3)]
+    return [turn[r] + [back[r]] for r in range(3)] + [[0, 0, 0, 1]]
+
+
+def outline(room):
+    """The room's walls as plan segments ((x, z), (x, z))."""
+    segments = []
+    for wall in room.get("walls") or []:
+        t, half = wall["transform"], wall["dimensions"][0] / 2
+        segments.append(((t[12] - t[0] * half, t[14] - t[2] * half), (t[12] + t[0] * half, t[14] + t[2] * half)))
+    return segments
+
+
+def segment_gap(a, b):
+    """The least distance between two plan segments."""
+    def point_gap(p, s):
+        (x1, z1), (x2, z2) = s
+        dx, dz = x2 - x1, z2 - z1
+        length = dx * dx + dz * dz
+        u = 0 if length == 0 else max(0, min(1, ((p[0] - x1) * dx + (p[1] - z1) * dz) / length))
+        return math.hypot(p[0] - x1 - u * dx, p[1] - z1 - u * dz)
+    return min(point_gap(a[0], b), point_gap(a[1], b), point_gap(b[0], a), point_gap(b[1], a))
+
+
 rooms = []
-for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+truth_file = os.path.join(folder, "ground-truth.json")
+if os.path.exists(truth_file):
+    generated = json.load(open(truth_file))
+    back = inverse(from_column_major(generated["captures"][0]["transform"]))
+    for capture in generated["captures"]:
+        room = json.load(open(os.path.join(folder, "rooms", capture["file"])))
+        rooms.append((capture["file"][:-5], moved(room, matmul(back, from_column_major(capture["transform"])))))
+for path in sorted(glob.glob(os.path.join(folder, "*.json"))) if not rooms else []:
     if path.endswith(".wb.json"):
         continue
     document = json.load(open(path))
@@ -90,6 +132,7 @@ for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
 if len(rooms) < 2:
     sys.exit(f"{folder}: fewer than two rooms with walls")
 
+wall_lines = [outline(room) for _, room in rooms]
 totals = {"right": 0, "across": 0, "wrong": 0, "kept": 0, "left": 0}
 scratch = tempfile.mkdtemp()
 try:
@@ -97,6 +140,22 @@ try:
         rng = random.Random(run)
         first = run % len(rooms)
         order = [first] + [i for i in range(len(rooms)) if i != first]
+        session = list(range(len(rooms)))
+        frames = {}
+        if sessions >= 2:
+            # A walk: each next room one next to a room walked (walls within 0.5 m), at random.
+            order = [first]
+            while len(order) < len(rooms):
+                near = [i for i in range(len(rooms)) if i not in order
+                        and any(segment_gap(a, b) < 0.5 for k in order for a in wall_lines[k] for b in wall_lines[i])]
+                order.append(rng.choice(near) if near else next(i for i in range(len(rooms)) if i not in order))
+            cuts = sorted(rng.sample(range(1, len(rooms)), min(sessions, len(rooms)) - 1))
+            session = [sum(rank >= cut for cut in cuts) for rank in range(len(rooms))]
+            for number in range(1, max(session) + 1):
+                members = [rooms[order[rank]][1] for rank in range(len(rooms)) if session[rank] == number]
+                ends = [t for m in members for w in m["walls"] for t in [w["transform"]]]
+                cx, cz = sum(t[12] for t in ends) / len(ends), sum(t[14] for t in ends) / len(ends)
+                frames[number] = yaw_about(rng.uniform(-math.pi, math.pi), cx, cz, rng.uniform(-1, 1), rng.uniform(-1, 1))
         work = os.path.join(scratch, f"run{run}")
         os.makedirs(work)
         paths, truth = [], []
@@ -104,7 +163,10 @@ try:
             name, room = rooms[index]
             room = json.loads(json.dumps(room))
             truth.append(reference(room))
-            if rank > 0:
+            if sessions >= 2:
+                if session[rank] > 0:
+                    room = moved(room, frames[session[rank]])
+            elif rank > 0:
                 walls = [w["transform"] for w in room["walls"]]
                 cx = sum(t[12] for t in walls) / len(walls)
                 cz = sum(t[14] for t in walls) / len(walls)
@@ -134,7 +196,7 @@ try:
             else:
                 kind = "wrong"
             totals[kind] += 1
-            letters += kind[0]
+            letters += kind[0].upper() if sessions >= 2 and session[rank] > 0 else kind[0]
         print(f"run {run + 1:2d} (first room {rooms[first][0]}): {letters}", flush=True)
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
