@@ -1078,7 +1078,10 @@ enum JointAssembly {
                 for b in candidates[(i + 1)...] where near(a, b) && agrees(a, b) {
                     let m = meets(a, b)
                     guard m.sound && m.into.x + m.into.y <= 2 && m.contact >= 0.3 else { continue }
-                    if doorwayMet(a, b) || m.contact >= 1.5 && m.overlap <= 0.5 { sets.union(a, b) }
+                    // Met along walls alone, neither may have a doorway into the other's walls: two rooms
+                    // of separate sessions that happened to lie along 2.3 m of each other, each with a
+                    // door into the other's wall, were taken for one session's.
+                    if doorwayMet(a, b) || m.contact >= 1.5 && m.overlap <= 0.5 && m.into == SIMD2(0, 0) { sets.union(a, b) }
                 }
             }
             var byRoot: [Int: [Int]] = [:]
