@@ -38,7 +38,8 @@ extension Shell {
                     laid the walls it shares (on their faces or centre lines, as the whole building tells) and says
                     which. When the first room (it stays) meets the others about as well in another place, nothing
                     is placed around it unless --best. Rooms that already meet the placed rooms where they are (rooms
-                    of one session share its frame) stay exactly there.
+                    of one session share its frame) stay exactly there; other rooms that meet one another where they
+                    lie (another session's) are searched for and moved as one piece.
                     """,
                 edits: true
             ) { invocation in
