@@ -695,6 +695,59 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(pieces, 2, "second sessions were searched for as pieces")
     }
 
+    /// A second session that began by scanning the first room again: its rescan lies in the
+    /// piece's frame, on the first room when the piece is where it belongs. Searched for as a
+    /// piece alone, whole homes were hung 3 to 20 m off, turned 90 degrees (an adversarial pass);
+    /// now a room the two searches, by pieces and room by room, put in different places is left.
+    func testARescanOfTheFirstRoomInsideASecondSessionHangsNothingWrongly() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 10, coreModelBytes: 1000, noise: 1, rescans: 3))
+        XCTAssertEqual(home.captures.count, 13)
+        /// A turn by `yaw` about (cx, cz), then a move by (tx, tz).
+        func frame(_ yaw: Double, _ cx: Double, _ cz: Double, _ tx: Double, _ tz: Double) -> RigidMotion {
+            RigidMotion(translation: SIMD3(tx, 0, tz)).composed(after: RigidMotion(yaw: yaw))
+                .composed(after: RigidMotion(translation: SIMD3(-cx, 0, -cz)))
+        }
+        // The first room, four rooms each in a frame of its own, then the second session: the
+        // first room's rescan (capture 10 or 11) and the other five, in one frame.
+        let cases: [(order: [Int], frames: [RigidMotion])] = [
+            ([5, 2, 3, 1, 0, 10, 9, 8, 7, 6, 4],
+             [frame(0.7722, -6.948, -8.953, 0.484, 0.59), frame(2.78, -3.69, -11.241, 0.48, 0.845),
+              frame(-2.9593, -9.762, -6.948, -0.069, 0.887), frame(0.936, -5.809, -6.091, 0.802, -0.774),
+              frame(-0.1943, -13.748, -10.751, -0.507, 0.088)]),
+            ([6, 5, 9, 3, 4, 11, 0, 2, 7, 8, 1],
+             [frame(1.8431, -13.016, -7.625, 0.644, -0.03), frame(-1.4978, -16.635, -13.453, -0.999, 0.326),
+              frame(-0.1869, -3.69, -11.241, 0.519, -0.254), frame(1.6973, -7.415, -11.738, -0.455, 0.604),
+              frame(1.444, -11.388, -8.985, -0.172, 0.077)]),
+        ]
+        for (number, (order, frames)) in cases.enumerated() {
+            let out = folder.appendingPathComponent("c\(number)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            var truth: [PlanSegment] = []
+            var paths: [String] = []
+            for (rank, index) in order.enumerated() {
+                let capture = home.captures[index]
+                let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
+                truth.append(placed.walls[0].planSegment)
+                let moved = rank == 0 ? placed : placed.moved(by: frames[min(rank, 5) - 1])
+                let path = out.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
+                try Data(RoomPlanCodec.encode(.room(moved))).write(to: URL(fileURLWithPath: path))
+                paths.append(path)
+            }
+            let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.contains("r6, r7, r8, r9, r10, r11 lie in one frame of their own"), result.stderr)
+            for rank in 1..<paths.count {
+                let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
+                guard now != before[rank] else { continue }
+                guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
+                let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
+                XCTAssertLessThan(off, 0.3, "case \(number): r\(rank + 1) placed \(off) m off: " + result.stderr)
+            }
+        }
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in

@@ -1025,6 +1025,23 @@ enum JointAssembly {
                             habits: found.habits.isEmpty ? [] : rooms.indices.map { found.habits[unitOf[$0]] },
                             anchorUnsure: found.anchorUnsure, separateHomes: found.separateHomes.map(expanded), inPlace: expanded(found.inPlace),
                             apart: found.apart.map(expanded), interrupted: found.interrupted)
+        // The rooms searched for one by one as well: a room the two searches put in different
+        // places is left, as either may be wrong (an adversarial pass found pieces of two
+        // sessions' rooms met by chance, and a rescan of the first room inside a piece, hanging
+        // whole homes 3 to 20 m off where the search room by room placed them right). A room
+        // only the pieces' search placed stays placed: that is where pieces help.
+        if !found.interrupted {
+            let alone = assemble(rooms, anchors: anchors, asOpened: asOpened, trustingAnchor: trustingAnchor, tolerances: tolerances, stop: stop)
+            result.interrupted = alone.interrupted
+            for q in rooms.indices where !anchors.contains(q) && !result.inPlace.contains(q) {
+                guard let mine = result.poses[q] else { continue }
+                let theirs = alone.inPlace.contains(q) ? RigidMotion.identity : alone.poses[q]
+                guard let theirs, distinct(mine, theirs, at: infos[q].centre) else { continue }
+                result.poses[q] = nil
+                result.placements[q] = nil
+                result.unsure.insert(q)
+            }
+        }
         // Across their walls room by room, as `assemble` settles rooms: each capture of a session
         // saw its own walls' faces or middles, which the piece as one could not tell.
         let fixed = anchors.union(result.inPlace)
