@@ -232,6 +232,11 @@ final class AutoAlignCommandTests: XCTestCase {
         let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "history"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("r1, the first room (it stays where it is), meets the others in more than one place"), result.stderr)
+        // The rooms not placed around it, in handle order (they came in the order placed).
+        let unsure = result.stderr.split(separator: "\n").first { $0.contains("meets the others in more than one place") }.map(String.init) ?? ""
+        let named = unsure.components(separatedBy: "equally well, so ").last?.components(separatedBy: " were not placed")[0]
+            .components(separatedBy: ", ").compactMap { Int($0.dropFirst()) } ?? []
+        XCTAssertEqual(named, Array(2...paths.count), unsure)
         XCTAssertTrue(result.stderr.contains("placed no room: nothing changed"), result.stderr)
         XCTAssertFalse(result.stdout.contains("align --all auto"), "no step in the history: \(result.stdout)")
         let anyway = try Harness.run(paths + ["-c", "align --all auto --best"])

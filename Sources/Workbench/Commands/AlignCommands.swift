@@ -410,7 +410,7 @@ extension Shell {
             warn("\(handleText(first)), the first room, meets the others in more than one place about equally well: they were placed "
                  + "around its best (--best); if it is wrong, undo and put one room beside it by hand")
         } else if result.firstRoomUnsure, let first = placed.first {
-            let waitingRooms = result.unplaced.map { handleText($0) }
+            let waitingRooms = result.unplaced.map { handleText($0) }.sorted(by: naturalOrder)
             warn("\(handleText(first)), the first room (it stays where it is), meets the others in more than one place about equally well, "
                  + "so \(waitingRooms.joined(separator: ", ")) \(waitingRooms.count == 1 ? "was" : "were") not placed around it: open first a room with more doorways, "
                  + "or put one beside it by hand (align ROOM using DOOR to DOOR), then align --all auto again; "
