@@ -12,7 +12,7 @@ room is scored against its place in the folder:
   kept    left where it was and said to be in place (wrong: its frame is a random one)
   left    not placed, and said so
 
-    python3 Scripts/bench_real_align.py WB FOLDER [RUNS [SESSIONS]]
+    python3 Scripts/bench_real_align.py WB FOLDER [RUNS [SESSIONS [middle|first]]]
 
 FOLDER holds the room files (*.json, CapturedRoom) or one CapturedStructure whose nested
 rooms are used, or is a folder wbgen wrote (its rooms are put in the first capture's frame
@@ -22,8 +22,11 @@ scratch folder. The same FOLDER, RUNS and SESSIONS give the same frames on every
 With SESSIONS (2 or more), the home is scanned in that many sessions instead of one room a
 session: the rooms, in an order that walks from the first room to rooms next to those already
 walked, are cut at random into SESSIONS runs; the first stays where it is, and each other
-session's rooms are moved together into one frame of their own. The letters of rooms of the
-moved sessions are printed in capitals.
+session's rooms are moved together into one frame of their own: turned at random, their middle
+put within a metre of the origin ("middle", the default), or their first room put within a
+metre of the first session's first room ("first": each session's origin is where it began, so
+sessions pile up in their files as real ones do). The letters of rooms of the moved sessions
+are printed in capitals.
 """
 import glob
 import json
@@ -38,6 +41,12 @@ import tempfile
 wb, folder = sys.argv[1], sys.argv[2]
 runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 sessions = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+# Where a moved session lies in its file: "middle" (its rooms' middle within a metre of the
+# origin) or "first" (its first room within a metre of the first session's first room: each
+# session's origin is where it began, inside its first room, as ARKit's is).
+origin = sys.argv[5] if len(sys.argv) > 5 else "middle"
+if origin not in ("middle", "first"):
+    sys.exit(f"origin must be middle or first, not {origin}")
 
 
 def matmul(a, b):
@@ -153,9 +162,16 @@ try:
             session = [sum(rank >= cut for cut in cuts) for rank in range(len(rooms))]
             for number in range(1, max(session) + 1):
                 members = [rooms[order[rank]][1] for rank in range(len(rooms)) if session[rank] == number]
+                if origin == "first":
+                    members = members[:1]
                 ends = [t for m in members for w in m["walls"] for t in [w["transform"]]]
                 cx, cz = sum(t[12] for t in ends) / len(ends), sum(t[14] for t in ends) / len(ends)
-                frames[number] = yaw_about(rng.uniform(-math.pi, math.pi), cx, cz, rng.uniform(-1, 1), rng.uniform(-1, 1))
+                ox = oz = 0.0
+                if origin == "first":
+                    start = [w["transform"] for w in rooms[order[0]][1]["walls"]]
+                    ox, oz = sum(t[12] for t in start) / len(start), sum(t[14] for t in start) / len(start)
+                yaw, dx, dz = rng.uniform(-math.pi, math.pi), rng.uniform(-1, 1), rng.uniform(-1, 1)
+                frames[number] = yaw_about(yaw, cx, cz, ox + dx, oz + dz)
         work = os.path.join(scratch, f"run{run}")
         os.makedirs(work)
         paths, truth = [], []

@@ -958,17 +958,18 @@ enum JointAssembly {
         // the walls of those around them three times or more (real rooms of one session: once at
         // most, where a door was seen from one side only; a hallway turned about: six), until
         // none is.
-        var dropped = true
-        while dropped {
-            dropped = false
-            for q in staying.sorted() {
+        // All that fail at once, each round: two rooms that cannot both be where they are (a room of
+        // another session piled on this one's) both go, not the one first in order. Dropping the
+        // first in order kept a second session's living room, dining room and kitchen, lying by
+        // chance where they met the first room, and dropped the first session's own rooms under them.
+        while true {
+            let failing = staying.filter { q in
                 let around = kept.union(staying).filter { $0 != q && near(q, $0) }
                 let into = around.reduce(0) { sum, k in let m = meeting(q, k); return sum + (q < k ? m.into.x : m.into.y) }
-                if into >= 3 || around.contains(where: { !meeting(q, $0).sound }) {
-                    staying.remove(q)
-                    dropped = true
-                }
+                return into >= 3 || around.contains(where: { !meeting(q, $0).sound })
             }
+            guard !failing.isEmpty else { break }
+            staying.subtract(failing)
         }
         // Those reached from the rooms in place through walls along walls.
         var reached: Set<Int> = [], frontier = Array(kept)
