@@ -753,6 +753,45 @@ final class AutoAlignCommandTests: XCTestCase {
         }
     }
 
+    /// A second session begun where the first began: its rooms lie over and beside the first
+    /// session's, turned 1.7 degrees, one of them on a first-session room. Those that only lay
+    /// along the first session's walls were kept there as its own ("already meet", 4 of 6 rooms,
+    /// 2 to 5 m off); a room that cannot be where it is beside the rooms kept takes the rooms of
+    /// its frame along (those meeting it as one session's rooms do), and the session is searched
+    /// for as a piece instead.
+    func testASecondSessionPiledOnTheFirstIsNotKeptInPlace() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 23, rooms: 10, coreModelBytes: 1000, noise: 1))
+        let order = [0, 2, 5, 1, 6, 8, 9, 4, 7, 3]
+        let session = RigidMotion(yaw: 1.6872680942605 * .pi / 180, translation: SIMD3(-8.562828, 0, 10.723951))
+        var truth: [PlanSegment] = []
+        var paths: [String] = []
+        for (rank, index) in order.enumerated() {
+            let capture = home.captures[index]
+            let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
+            truth.append(placed.walls[0].planSegment)
+            let path = folder.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
+            try Data(RoomPlanCodec.encode(.room(rank < 4 ? placed : placed.moved(by: session)))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let kept = result.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
+        let keptRooms = Set(kept.components(separatedBy: " already")[0].components(separatedBy: ", "))
+        XCTAssertEqual(keptRooms, ["r2", "r3", "r4"], "the first session's rooms only: " + result.stderr)
+        var placed = 0
+        for rank in 4..<paths.count {
+            let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
+            guard now != before[rank] else { continue }
+            guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
+            let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
+            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
+            placed += 1
+        }
+        XCTAssertGreaterThanOrEqual(placed, 4, "the second session placed: " + result.stderr)
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in

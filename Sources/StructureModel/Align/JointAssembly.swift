@@ -1005,10 +1005,34 @@ enum JointAssembly {
         // first in order kept a second session's living room, dining room and kitchen, lying by
         // chance where they met the first room, and dropped the first session's own rooms under them.
         while true {
-            let failing = staying.filter { q in
+            var failing = staying.filter { q in
                 let around = kept.union(staying).filter { $0 != q && near(q, $0) }
                 let into = around.reduce(0) { sum, k in let m = meeting(q, k); return sum + (q < k ? m.into.x : m.into.y) }
                 return into >= 3 || around.contains(where: { !meeting(q, $0).sound })
+            }
+            // And the rooms that lie in one frame with a room that cannot be where it is beside the
+            // rooms kept (staying or not: of a heading off theirs, or failing), meeting it as one
+            // session's rooms meet (sound, along 1.5 m of wall), and so on through those: a second
+            // session's rooms are where that room is. Apple's home in three sessions, each begun
+            // where the first began: a session turned 4.3 degrees from the first (its rooms 3 to 4.5
+            // degrees off by their own scans' noise) had its bedroom on the first session's
+            // bedroom, turned too far to be taken in place, and its hallways, bedroom and living
+            // room along the first session's walls, close enough, and kept (4 of 220 rooms; now
+            // none, 6 more rooms within a wall's thickness). Generated homes in sessions begun
+            // where the first began (30 homes, 2 cuts each): kept 2.2 -> 0 % in two sessions,
+            // 2.2 -> 0.4 % in three; every one-room-a-session benchmark byte for byte as before.
+            let others = rooms.indices.filter { !kept.contains($0) && !staying.contains($0) && asOpened.contains($0) }
+            var frontier = staying.union(others).filter { q in kept.contains { near(q, $0) && !meeting(q, $0).sound } }.sorted()
+            var spread = Set(frontier)
+            while let f = frontier.popLast() {
+                for q in staying.union(others).sorted() where !spread.contains(q) && near(q, f) {
+                    let m = meeting(q, f)
+                    if m.sound && m.contact >= 1.5 {
+                        spread.insert(q)
+                        if staying.contains(q) { failing.insert(q) }
+                        frontier.append(q)
+                    }
+                }
             }
             guard !failing.isEmpty else { break }
             staying.subtract(failing)
