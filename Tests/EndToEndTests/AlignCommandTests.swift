@@ -792,6 +792,46 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(placed, 4, "the second session placed: " + result.stderr)
     }
 
+    /// A third session turned by chance within a fifth of a degree of a right angle from the
+    /// first, its six rooms lying beside the first session's and meeting the first room along
+    /// 1.25 m of wall: held by so little, they were kept there as the first session's own, and the
+    /// first session's kitchen, its place taken, was placed wrongly. Rooms reached through one
+    /// another are held to the rooms kept by 1.5 m of wall in all.
+    func testASessionMeetingTheFirstAlongAMetreOfWallIsNotKeptInPlace() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 10, coreModelBytes: 1000, noise: 1))
+        let order = [0, 2, 5, 1, 6, 8, 9, 4, 7, 3]
+        let second = RigidMotion(yaw: -78.53837601610662 * .pi / 180, translation: SIMD3(-4.357833, 0, 11.184362))
+        let third = RigidMotion(yaw: -89.8177171095214 * .pi / 180, translation: SIMD3(-10.795157, 0, 13.027939))
+        var truth: [PlanSegment] = []
+        var paths: [String] = []
+        for (rank, index) in order.enumerated() {
+            let capture = home.captures[index]
+            let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
+            truth.append(placed.walls[0].planSegment)
+            let path = folder.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
+            let room = rank < 3 ? placed : placed.moved(by: rank == 3 ? second : third)
+            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let kept = result.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
+        let keptRooms = Set(kept.components(separatedBy: " already")[0].components(separatedBy: ", "))
+        XCTAssertTrue(keptRooms.isSubset(of: ["r2", "r3"]), "the first session's rooms only: " + result.stderr)
+        var placed = 0
+        for rank in 1..<paths.count {
+            let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
+            guard now != before[rank] else { continue }
+            guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
+            let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
+            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
+            if rank >= 4 { placed += 1 }
+        }
+        XCTAssertGreaterThanOrEqual(placed, 4, "the third session placed: " + result.stderr)
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in
