@@ -832,6 +832,33 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(placed, 4, "the third session placed: " + result.stderr)
     }
 
+    /// A room with no walls has nothing to be put beside others by: both `align ROOM auto` and
+    /// `align --all auto` say that, not that no place is certain enough, and move nothing.
+    func testARoomWithNoWallsIsSaidToHaveNone() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3))
+        let paths = try Harness.captures(of: home, in: folder).paths
+        guard case .room(var bare) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: paths[2])))) else {
+            return XCTFail("a room")
+        }
+        bare.walls = []
+        bare.doors = []
+        bare.windows = []
+        bare.openings = []
+        try Data(RoomPlanCodec.encode(.room(bare))).write(to: URL(fileURLWithPath: paths[2]))
+        let before = try Data(contentsOf: URL(fileURLWithPath: paths[2]))
+        let all = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stderr.contains("r3 was not placed: it has no walls, and rooms are put beside others by their walls and doorways"),
+                      all.stderr)
+        XCTAssertFalse(all.stderr.contains("r3 was not placed: no place") || all.stderr.contains("r2, r3 were not placed"), all.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paths[2])), before, "the room without walls not moved")
+        let one = try Harness.run(paths + ["-c", "align r3 auto"])
+        XCTAssertNotEqual(one.status, 0)
+        XCTAssertTrue(one.stderr.contains("error: r3 has no walls, and rooms are put beside others by their walls and doorways: "
+                                          + "move and rotate put it by hand"), one.stderr)
+    }
+
     private func oneSession(_ home: GeneratedBuilding, in folder: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try home.captures.map { capture in

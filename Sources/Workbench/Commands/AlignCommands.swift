@@ -244,6 +244,10 @@ extension Shell {
                                      + "(story \(handleText(room)) N moves it to another; or align a room of story \(story) first)",
                                      at: invocation.positionals[0])
             }
+            if capture.walls.isEmpty {
+                throw CommandFailure("\(handleText(room)) has no walls, and rooms are put beside others by their walls and doorways: "
+                                     + "move and rotate put it by hand", at: invocation.positionals[0])
+            }
             throw CommandFailure("found no place where \(handleText(room))'s walls or doorways meet the placed rooms'", at: invocation.positionals[0])
         }
         inform("best: " + describe(best))
@@ -434,8 +438,13 @@ extension Shell {
         }
         // Rooms of a story where nothing is placed yet: one line for each such story.
         var storyWaiting: [(story: Int, rooms: [String])] = []
-        var uncertain: [String] = []
+        var uncertain: [String] = [], wallless: [String] = []
         for room in result.unplaced where (!result.firstRoomUnsure || invocation.flag("--best")) && !apart.contains(room) {
+            // (Nothing to search by: said as such, not as a place too close to call.)
+            if workspace.capture(room)?.walls.isEmpty ?? false {
+                wallless.append(handleText(room))
+                continue
+            }
             if let story = workspace.capture(room)?.effectiveStory, !settledStories.contains(story),
                settled.allSatisfy({ workspace.capture($0)?.effectiveStory != nil }) {
                 if let index = storyWaiting.firstIndex(where: { $0.story == story }) {
@@ -454,6 +463,11 @@ extension Shell {
             let they = uncertain.count == 1 ? "\(first) was not placed: no place beside the others is certain enough"
                 : "\(uncertain.joined(separator: ", ")) were not placed: no place beside the others is certain enough for any of them"
             warn("\(they) (align \(first) auto shows the candidates)")
+        }
+        wallless.sort(by: naturalOrder)
+        if !wallless.isEmpty {
+            warn("\(wallless.joined(separator: ", ")) \(wallless.count == 1 ? "was" : "were") not placed: \(wallless.count == 1 ? "it has" : "they have") "
+                 + "no walls, and rooms are put beside others by their walls and doorways (move and rotate put \(wallless.count == 1 ? "it" : "them") by hand)")
         }
         for (story, rooms) in storyWaiting {
             let they = rooms.count == 1 ? "\(rooms[0]) was not placed: it is" : "\(rooms.joined(separator: ", ")) were not placed: they are"
