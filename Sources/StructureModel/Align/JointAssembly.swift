@@ -164,20 +164,20 @@ enum JointAssembly {
     /// `stop` is asked between steps of the search (Ctrl-C in the shell): once it says yes the
     /// search ends at once and the result says `interrupted`.
     static func assemble(_ rooms: [CapturedRoom], anchors given: Set<Int>, asOpened: Set<Int> = [], trustingAnchor: Bool = false,
-                         members: [Int]? = nil, inner: [Double]? = nil, tolerances: AutoAligner.Tolerances = .init(),
-                         stop: @escaping () -> Bool = { false }) -> Result {
+                         members: [Int]? = nil, inner: [Double]? = nil, known: (infos: [RoomInfo], inPlace: Set<Int>)? = nil,
+                         tolerances: AutoAligner.Tolerances = .init(), stop: @escaping () -> Bool = { false }) -> Result {
         var stopped = false
         func stopping() -> Bool {
             if !stopped && stop() { stopped = true }
             return stopped
         }
-        var infos = rooms.map(info)
+        var infos = known?.infos ?? rooms.map(info)
         if let members { for q in infos.indices { infos[q].members = members[q] } }
         if let inner { for q in infos.indices { infos[q].inner = inner[q] } }
         // Rooms on different stories (each says which) meet through no doorway and may lie
         // over one another: they are not scored against each other.
         let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
-        let inPlace = alreadyInPlace(rooms, infos: infos, anchors: given, sameStory: sameStory, asOpened: asOpened, tolerances: tolerances)
+        let inPlace = known?.inPlace ?? alreadyInPlace(rooms, infos: infos, anchors: given, sameStory: sameStory, asOpened: asOpened, tolerances: tolerances)
         let anchors = given.union(inPlace)
         let links = hypotheses(infos, rooms: rooms, tolerances: tolerances, stop: stopping)
         if stopping() {
@@ -1072,8 +1072,10 @@ enum JointAssembly {
         let inPlace = alreadyInPlace(rooms, infos: infos, anchors: anchors, sameStory: sameStory, asOpened: asOpened, tolerances: tolerances)
         let waiting = rooms.indices.filter { !anchors.contains($0) && !inPlace.contains($0) && asOpened.contains($0) }
         let groups = sessionGroups(rooms, infos: infos, waiting: waiting, sameStory: sameStory, tolerances: tolerances)
+        // (What was worked out above is the same for the search room by room: not done twice.)
         guard !groups.isEmpty else {
-            return assemble(rooms, anchors: anchors, asOpened: asOpened, trustingAnchor: trustingAnchor, tolerances: tolerances, stop: stop)
+            return assemble(rooms, anchors: anchors, asOpened: asOpened, trustingAnchor: trustingAnchor, known: (infos, inPlace),
+                            tolerances: tolerances, stop: stop)
         }
         // Each group stands where its first room is; every other room stands alone.
         var unitOf = Array(repeating: -1, count: rooms.count)
@@ -1106,7 +1108,8 @@ enum JointAssembly {
         // whole homes 3 to 20 m off where the search room by room placed them right). A room
         // only the pieces' search placed stays placed: that is where pieces help.
         if !found.interrupted {
-            let alone = assemble(rooms, anchors: anchors, asOpened: asOpened, trustingAnchor: trustingAnchor, tolerances: tolerances, stop: stop)
+            let alone = assemble(rooms, anchors: anchors, asOpened: asOpened, trustingAnchor: trustingAnchor, known: (infos, inPlace),
+                                 tolerances: tolerances, stop: stop)
             result.interrupted = alone.interrupted
             for q in rooms.indices where !anchors.contains(q) && !result.inPlace.contains(q) {
                 guard let mine = result.poses[q] else { continue }
