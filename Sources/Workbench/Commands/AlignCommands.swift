@@ -398,7 +398,7 @@ extension Shell {
         }
         for group in result.sessions {
             let names = group.map { handleText($0) }
-            inform("\(names.joined(separator: ", ")) lie in one frame of their own, meeting one another there as one scan session's rooms do: "
+            inform("\(names.joined(separator: ", ")) lie in one frame, meeting one another there as one scan session's rooms do: "
                    + "searched for as one piece")
         }
         // A piece's rooms moved together: one line for them, with what the piece met.
@@ -459,7 +459,14 @@ extension Shell {
         // One line for them all (a real home's five rooms were five lines saying the same), in
         // handle order (r2 before r10).
         uncertain.sort(by: naturalOrder)
-        if let first = uncertain.first {
+        // Nothing to be put beside: the rooms that stay have no walls (a room scanned as its floor alone).
+        let bare = !placed.isEmpty && placed.allSatisfy { workspace.capture($0)?.walls.isEmpty ?? false }
+        if bare, !uncertain.isEmpty {
+            let stay = placed.map { handleText($0) }
+            warn("\(uncertain.joined(separator: ", ")) \(uncertain.count == 1 ? "was" : "were") not placed: \(stay.joined(separator: ", ")), "
+                 + "\(stay.count == 1 ? "the first room (it stays where it is), has" : "the rooms that stay where they are, have") no walls, and rooms "
+                 + "are put beside others by their walls and doorways (open first a room with walls)")
+        } else if let first = uncertain.first {
             let they = uncertain.count == 1 ? "\(first) was not placed: no place beside the others is certain enough"
                 : "\(uncertain.joined(separator: ", ")) were not placed: no place beside the others is certain enough for any of them"
             warn("\(they) (align \(first) auto shows the candidates)")
