@@ -726,28 +726,12 @@ final class AutoAlignCommandTests: XCTestCase {
               frame(1.444, -11.388, -8.985, -0.172, 0.077)]),
         ]
         for (number, (order, frames)) in cases.enumerated() {
-            let out = folder.appendingPathComponent("c\(number)")
-            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            var truth: [PlanSegment] = []
-            var paths: [String] = []
-            for (rank, index) in order.enumerated() {
-                let capture = home.captures[index]
-                let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
-                truth.append(placed.walls[0].planSegment)
-                let moved = rank == 0 ? placed : placed.moved(by: frames[min(rank, 5) - 1])
-                let path = out.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
-                try Data(RoomPlanCodec.encode(.room(moved))).write(to: URL(fileURLWithPath: path))
-                paths.append(path)
+            let files = try writeSessions(home, order: order, in: folder.appendingPathComponent("c\(number)")) { rank in
+                rank == 0 ? nil : frames[min(rank, 5) - 1]
             }
-            let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-            let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
-            XCTAssertEqual(result.status, 0, result.stderr)
+            let (result, moved) = try alignAll(files)
             XCTAssertTrue(result.stderr.contains("r6, r7, r8, r9, r10, r11 lie in one frame, meeting"), result.stderr)
-            for rank in 1..<paths.count {
-                let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
-                guard now != before[rank] else { continue }
-                guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
-                let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
+            for (rank, off) in moved {
                 XCTAssertLessThan(off, 0.3, "case \(number): r\(rank + 1) placed \(off) m off: " + result.stderr)
             }
         }
@@ -762,33 +746,14 @@ final class AutoAlignCommandTests: XCTestCase {
     func testASecondSessionPiledOnTheFirstIsNotKeptInPlace() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 23, rooms: 10, coreModelBytes: 1000, noise: 1))
-        let order = [0, 2, 5, 1, 6, 8, 9, 4, 7, 3]
         let session = RigidMotion(yaw: 1.6872680942605 * .pi / 180, translation: SIMD3(-8.562828, 0, 10.723951))
-        var truth: [PlanSegment] = []
-        var paths: [String] = []
-        for (rank, index) in order.enumerated() {
-            let capture = home.captures[index]
-            let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
-            truth.append(placed.walls[0].planSegment)
-            let path = folder.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
-            try Data(RoomPlanCodec.encode(.room(rank < 4 ? placed : placed.moved(by: session)))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
-        }
-        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let kept = result.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
-        let keptRooms = Set(kept.components(separatedBy: " already")[0].components(separatedBy: ", "))
-        XCTAssertEqual(keptRooms, ["r2", "r3", "r4"], "the first session's rooms only: " + result.stderr)
-        var placed = 0
-        for rank in 4..<paths.count {
-            let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
-            guard now != before[rank] else { continue }
-            guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
-            let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
+        let files = try writeSessions(home, order: [0, 2, 5, 1, 6, 8, 9, 4, 7, 3], in: folder) { $0 < 4 ? nil : session }
+        let (result, moved) = try alignAll(files)
+        XCTAssertEqual(keptInPlace(result), ["r2", "r3", "r4"], "the first session's rooms only: " + result.stderr)
+        for (rank, off) in moved {
             XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
-            placed += 1
         }
+        let placed = moved.keys.filter { $0 >= 4 }.count
         XCTAssertGreaterThanOrEqual(placed, 4, "the second session placed: " + result.stderr)
     }
 
@@ -800,35 +765,17 @@ final class AutoAlignCommandTests: XCTestCase {
     func testASessionMeetingTheFirstAlongAMetreOfWallIsNotKeptInPlace() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 10, coreModelBytes: 1000, noise: 1))
-        let order = [0, 2, 5, 1, 6, 8, 9, 4, 7, 3]
         let second = RigidMotion(yaw: -78.53837601610662 * .pi / 180, translation: SIMD3(-4.357833, 0, 11.184362))
         let third = RigidMotion(yaw: -89.8177171095214 * .pi / 180, translation: SIMD3(-10.795157, 0, 13.027939))
-        var truth: [PlanSegment] = []
-        var paths: [String] = []
-        for (rank, index) in order.enumerated() {
-            let capture = home.captures[index]
-            let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
-            truth.append(placed.walls[0].planSegment)
-            let path = folder.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
-            let room = rank < 3 ? placed : placed.moved(by: rank == 3 ? second : third)
-            try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
+        let files = try writeSessions(home, order: [0, 2, 5, 1, 6, 8, 9, 4, 7, 3], in: folder) { rank in
+            rank < 3 ? nil : rank == 3 ? second : third
         }
-        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let kept = result.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
-        let keptRooms = Set(kept.components(separatedBy: " already")[0].components(separatedBy: ", "))
-        XCTAssertTrue(keptRooms.isSubset(of: ["r2", "r3"]), "the first session's rooms only: " + result.stderr)
-        var placed = 0
-        for rank in 1..<paths.count {
-            let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
-            guard now != before[rank] else { continue }
-            guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
-            let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
+        let (result, moved) = try alignAll(files)
+        XCTAssertTrue(keptInPlace(result).isSubset(of: ["r2", "r3"]), "the first session's rooms only: " + result.stderr)
+        for (rank, off) in moved {
             XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
-            if rank >= 4 { placed += 1 }
         }
+        let placed = moved.keys.filter { $0 >= 4 }.count
         XCTAssertGreaterThanOrEqual(placed, 4, "the third session placed: " + result.stderr)
     }
 
@@ -839,8 +786,21 @@ final class AutoAlignCommandTests: XCTestCase {
     func testAPieceMeetingThePlacedRoomsTooLittleIsLeft() throws {
         let folder = try Harness.temporaryFolder(self)
         let home = BuildingGenerator.generate(BuildingSpec(seed: 38, rooms: 8, noise: 1, realDoorways: true))
-        let order = [0, 1, 2, 4, 6, 7, 3, 5]
         let session = RigidMotion(yaw: 151.80722817312392 * .pi / 180, translation: SIMD3(-8.25372, 0, -15.087134))
+        let files = try writeSessions(home, order: [0, 1, 2, 4, 6, 7, 3, 5], in: folder) { $0 == 0 ? nil : session }
+        let (result, moved) = try alignAll(files)
+        XCTAssertTrue(result.stderr.contains("lie in one frame, meeting"), "the session is a piece: " + result.stderr)
+        for (rank, off) in moved {
+            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
+        }
+    }
+
+    /// A home scanned in sessions: `home`'s captures in `order`, each where the truth puts it in
+    /// the first capture's frame and then moved by `frame(rank)` (nil: left there), written to
+    /// `folder` as r01.json, r02.json, ...; with where each one's first wall belongs.
+    private func writeSessions(_ home: GeneratedBuilding, order: [Int], in folder: URL,
+                               frame: (Int) -> RigidMotion?) throws -> (paths: [String], truth: [PlanSegment]) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var truth: [PlanSegment] = []
         var paths: [String] = []
         for (rank, index) in order.enumerated() {
@@ -848,20 +808,36 @@ final class AutoAlignCommandTests: XCTestCase {
             let placed = capture.room.moved(by: home.captures[0].placement.inverse.composed(after: capture.placement))
             truth.append(placed.walls[0].planSegment)
             let path = folder.appendingPathComponent(String(format: "r%02d.json", rank + 1)).path
-            try Data(RoomPlanCodec.encode(.room(rank == 0 ? placed : placed.moved(by: session)))).write(to: URL(fileURLWithPath: path))
+            try Data(RoomPlanCodec.encode(.room(frame(rank).map { placed.moved(by: $0) } ?? placed))).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
-        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-        let result = try Harness.run(paths + ["-c", "align --all auto", "-c", "save"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("lie in one frame, meeting"), "the session is a piece: " + result.stderr)
-        for rank in 1..<paths.count {
-            let now = try Data(contentsOf: URL(fileURLWithPath: paths[rank]))
+        return (paths, truth)
+    }
+
+    /// `align --all auto` and `save` over the files: the run (asserted to succeed), and for each
+    /// room it moved (by rank) how far its first wall's middle then lies from where it belongs.
+    private func alignAll(_ files: (paths: [String], truth: [PlanSegment]), file: StaticString = #filePath,
+                          line: UInt = #line) throws -> (result: Harness.Result, moved: [Int: Double]) {
+        let before = try files.paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let result = try Harness.run(files.paths + ["-c", "align --all auto", "-c", "save"])
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        var moved: [Int: Double] = [:]
+        for rank in 1..<files.paths.count {
+            let now = try Data(contentsOf: URL(fileURLWithPath: files.paths[rank]))
             guard now != before[rank] else { continue }
-            guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else { return XCTFail("a room") }
-            let off = room.walls[0].planSegment.midpoint.distance(to: truth[rank].midpoint)
-            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
+            guard case .room(let room) = try RoomPlanCodec.decode(Array(now)) else {
+                XCTFail("r\(rank + 1) is a room", file: file, line: line)
+                continue
+            }
+            moved[rank] = room.walls[0].planSegment.midpoint.distance(to: files.truth[rank].midpoint)
         }
+        return (result, moved)
+    }
+
+    /// The rooms a run said it kept where they were ("... already meet the placed rooms ...").
+    private func keptInPlace(_ result: Harness.Result) -> Set<String> {
+        let kept = result.stderr.split(separator: "\n").first { $0.contains("already meet") }.map(String.init) ?? ""
+        return Set(kept.components(separatedBy: " already")[0].components(separatedBy: ", ").filter { !$0.isEmpty })
     }
 
     /// A room with no walls has nothing to be put beside others by: both `align ROOM auto` and
