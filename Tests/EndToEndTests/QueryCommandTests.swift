@@ -52,6 +52,32 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual(room["categories"] as! [String: Int], ["bed": 2, "table": 4, "storage": 3, "chair": 1, "sink": 1, "toilet": 1, "sofa": 1])
     }
 
+    /// After `merge` the structure nests copies of the open rooms: its rows are listed, but the
+    /// totals count each room once (they were twice the home), and say so.
+    func testStatsTotalsCountARoomOpenTwiceOnce() throws {
+        let out = try Harness.temporaryFolder(self).appendingPathComponent("home")
+        XCTAssertEqual(try Harness.run(["--rooms", "4", "--seed", "5", "--out", out.path], executable: Harness.wbgen).status, 0)
+        let rooms = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("rooms").path).sorted()
+            .map { out.appendingPathComponent("rooms").appendingPathComponent($0).path }
+        func report(_ commands: [String]) throws -> [String: Any] {
+            let result = try Harness.run(["-q", "--json"] + rooms + commands.flatMap { ["-c", $0] } + ["-c", "stats"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        }
+        let alone = try report([]), merged = try report(["merge"])
+        XCTAssertEqual((alone["rooms"] as! [Any]).count, 4)
+        XCTAssertEqual((merged["rooms"] as! [Any]).count, 8, "the merged structure's nested rooms are listed too")
+        let (before, after) = (alone["total"] as! [String: Any], merged["total"] as! [String: Any])
+        XCTAssertEqual(after["rooms"] as? Int, 4)
+        XCTAssertEqual(after["floorArea"] as! Double, before["floorArea"] as! Double, accuracy: 0.001)
+        XCTAssertEqual(after["categories"] as! [String: Int], before["categories"] as! [String: Int])
+        let story = (merged["stories"] as! [[String: Any]])[0]
+        XCTAssertEqual(story["floorArea"] as! Double, before["floorArea"] as! Double, accuracy: 0.001)
+        let text = try Harness.run(["-q"] + rooms + ["-c", "merge", "-c", "stats"])
+        XCTAssertTrue(text.stdout.contains("total: 4 rooms,"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("(4 rows are rooms open twice"), text.stdout)
+    }
+
     func testExpressionErrorsAreLocated() throws {
         let room = try Harness.generatedRoom(in: try Harness.temporaryFolder(self))
         let cases: [(String, String)] = [

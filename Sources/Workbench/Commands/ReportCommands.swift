@@ -14,10 +14,14 @@ struct RoomStats {
     var height: Double
     var categories: [String: Int]
     var confidences: [String: Int]
+    /// What names the room across files: its identifier, else its first wall's (a structure's
+    /// nested copy of an open room keeps both), nil when it has neither.
+    var key: String?
 
     init(handle: String, file: String, room: CapturedRoom) {
         self.handle = handle
         self.file = file
+        key = room.identifier ?? room.walls.first?.identifier
         let m = room.measurements
         story = room.effectiveStory
         labels = FileSummary.tally(room.sections.map(\.label))
@@ -93,8 +97,12 @@ extension Shell {
             return (group.reduce(0) { $0 + $1.floorArea }, group.reduce(0) { $0 + $1.wallArea },
                     group.reduce(0) { $0 + $1.perimeter }, categories, confidences)
         }
+        // Totals count each room once: after `merge`, a structure nests copies of the open rooms,
+        // and the sums of both were twice the home.
+        var seen = Set<String>()
+        let distinct = stats.filter { s in s.key.map { seen.insert($0).inserted } ?? true }
         let stories = Set(stats.compactMap(\.story)).sorted()
-        let total = sum(stats)
+        let total = sum(distinct)
         // A structure's own arrays: shared walls once, one floor per story, as Apple merged them.
         let structureFiles = invocation.positional(0).map { word in session.files.filter { $0.name == word.text } } ?? session.files
         let structures: [(file: WorkspaceFile, stats: RoomStats, walls: Int)] = structureFiles.compactMap { file in
@@ -117,11 +125,12 @@ extension Shell {
                                     JSONMember("categories", map(s.categories)), JSONMember("confidence", map(s.confidences))]))
             }
             let storyValues: [JSONValue] = stories.map { story in
-                let t = sum(stats.filter { $0.story == story })
+                let t = sum(distinct.filter { $0.story == story })
                 return .object(JSONObject([JSONMember("story", .number(JSONNumber(story))), JSONMember("floorArea", number(t.floor)),
                                            JSONMember("wallArea", number(t.wall)), JSONMember("categories", map(t.categories))]))
             }
-            let totals = JSONValue.object(JSONObject([JSONMember("floorArea", number(total.floor)), JSONMember("wallArea", number(total.wall)),
+            let totals = JSONValue.object(JSONObject([JSONMember("rooms", .number(JSONNumber(distinct.count))),
+                                                      JSONMember("floorArea", number(total.floor)), JSONMember("wallArea", number(total.wall)),
                                                       JSONMember("perimeter", number(total.perimeter)),
                                                       JSONMember("categories", map(total.categories)),
                                                       JSONMember("confidence", map(total.confidences))]))
@@ -146,11 +155,16 @@ extension Shell {
         if stats.contains(where: \.floorFromWalls) { text += "* no floor in the file: the area of the hull of its walls\n" }
         text += "\n"
         for story in stories {
-            let t = sum(stats.filter { $0.story == story })
+            let t = sum(distinct.filter { $0.story == story })
             text += "story \(story): floor \(readable(t.floor, digits: 2)) m², walls \(readable(t.wall, digits: 2)) m² net, objects: \(counts(t.categories))\n"
         }
-        text += "total: \(stats.count) room\(stats.count == 1 ? "" : "s"), floor \(readable(total.floor, digits: 2)) m², "
+        text += "total: \(distinct.count) room\(distinct.count == 1 ? "" : "s"), floor \(readable(total.floor, digits: 2)) m², "
             + "walls \(readable(total.wall, digits: 2)) m² net, perimeter \(readable(total.perimeter, digits: 2)) m\n"
+        if distinct.count < stats.count {
+            let twice = stats.count - distinct.count
+            text += "(\(twice) row\(twice == 1 ? " is a room" : "s are rooms") open twice, in a file of \(twice == 1 ? "its" : "their") own and nested in a structure: "
+                + "counted once)\n"
+        }
         text += "objects by category: \(counts(total.categories))\n"
         text += "everything by confidence: \(counts(total.confidences))\n"
         for entry in structures {
