@@ -21,6 +21,30 @@ final class MergeTests: XCTestCase {
         return sets.groups().count
     }
 
+    /// A floor whose transform holds a broken number (1e30: a float the file may hold, no scan
+    /// writes) stretched the story's raster past any memory and aborted the process; it is
+    /// left out of the story's floor and said, the other rooms' floors merged as ever.
+    func testAFloorWithABrokenNumberIsLeftOutNotAllocated() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 3))
+        var rooms = building.structure.rooms
+        let whole = StructureMerger.merge(rooms).structure.merged.floors
+        XCTAssertEqual(whole.count, 1)
+        rooms[1].floors[0].transform[4] = 1e30
+        // And the first room's longest wall, whose direction gives the story's axes, broken too.
+        let longest = rooms[0].walls.indices.max { rooms[0].walls[$0].dimensions.x < rooms[0].walls[$1].dimensions.x }!
+        rooms[0].walls[longest].transform[2] = -3.4e38
+        let result = StructureMerger.merge(rooms)
+        let floors = result.structure.merged.floors
+        XCTAssertFalse(floors.isEmpty, "the other two rooms' floors make the story's floor")
+        let area = { (floor: Surface) in abs(polygonArea(floor.planPolygon)) }
+        XCTAssertLessThan(floors.reduce(0) { $0 + area($1) }, area(whole[0]) - 1, "room 2's floor is not in it")
+        XCTAssertTrue(floors.allSatisfy { $0.planPolygon.allSatisfy { $0.length < 1_000 } })
+        XCTAssertTrue(result.report.findings.contains { $0.contains("a floor of room 2") && $0.contains("left out") }, "\(result.report.findings)")
+        // Every floor broken: no story floor, still no abort.
+        for index in rooms.indices { rooms[index].floors[0].transform[4] = 1e30 }
+        XCTAssertTrue(StructureMerger.merge(rooms).structure.merged.floors.isEmpty)
+    }
+
     func testMergingTheRoomsGivesTheStructuresCounts() throws {
         for seed in UInt64(1)...8 {
             let stories = Int(seed % 3) + 1

@@ -13,6 +13,8 @@ enum FloorMerger {
     /// Overlap of a story's room floors (m²) that merge reports: more than scan noise and
     /// the odd misjudged wall make.
     static let overlapLimit = 1.0
+    /// No scanned floor has a corner further from its capture's origin (as `check` says).
+    static let farthest = 10_000.0
 
     static func floors(_ rooms: [CapturedRoom], options: MergeOptions, report: inout MergeReport,
                        provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
@@ -24,11 +26,22 @@ enum FloorMerger {
         var roomFloors = 0
         for story in byStory.keys.sorted() {
             let members = byStory[story]!
-            let floors = members.flatMap { index in rooms[index].floors.map { (index, $0) } }
-            roomFloors += floors.count
+            let all = members.flatMap { index in rooms[index].floors.map { (index, $0) } }
+            roomFloors += all.count
+            // A floor with a corner no scan gives (a broken number in the file: 1e30 in its
+            // transform) would stretch the story's raster past any memory; it is left out, and said.
+            let floors = all.filter { _, floor in floor.planPolygon.allSatisfy { $0.x.isFinite && $0.z.isFinite && $0.length <= farthest } }
+            for (index, floor) in all where !floors.contains(where: { $0.1.identifier == floor.identifier && $0.0 == index }) {
+                report.findings.append("story \(story): a floor of room \(index + 1) (\(floor.identifier)) is left out of the story's floor: "
+                                       + "a corner lies further than \(Int(farthest / 1000)) km from the origin (a broken number; `check` lists it)")
+            }
+            guard !floors.isEmpty else { continue }
             let survivor = floors.max { polygonArea($0.1.planPolygon) < polygonArea($1.1.planPolygon) }!.1
-            let axis = rooms[members[0]].walls.max { $0.dimensions.x < $1.dimensions.x }
-                .map { PlanPoint($0.transform.column(0)).normalized } ?? PlanPoint(x: 1, z: 0)
+            // (Of the walls whose direction is a direction: a column of 3.4e38 made the axis NaN.)
+            let axis = rooms[members[0]].walls.map { PlanPoint($0.transform.column(0)).normalized }
+                .enumerated().filter { $0.element.x.isFinite && $0.element.z.isFinite && $0.element.length > 0.5 }
+                .max { rooms[members[0]].walls[$0.offset].dimensions.x < rooms[members[0]].walls[$1.offset].dimensions.x }?.element
+                ?? PlanPoint(x: 1, z: 0)
             var overlap = 0.0
             let outlines = union(floors.map(\.1.planPolygon), axis: axis, gap: options.floorGap, overlap: &overlap)
             guard !outlines.isEmpty else { continue }
@@ -96,6 +109,7 @@ enum FloorMerger {
         let local = polygons.filter { $0.count >= 3 }.map { $0.map { PlanPoint(x: $0.dot(axis), z: $0.dot(side)) } }
         guard let bounds = PlanBounds(containing: local.joined()) else { return [] }
         let extent = (bounds.width + gap * 2) * (bounds.depth + gap * 2)
+        guard extent.isFinite else { return [] }
         let cell = max(Self.cell, (extent / Self.cellBudget).squareRoot())
         let radius = Int(saturating: (gap / 2 / cell).rounded(.up))
         let margin = Double(radius + 2) * cell

@@ -72,7 +72,7 @@ public enum RoomPlanDiagnostics {
             let error = transform.rigidityError
             guard error >= 1e-3 else { return }
             found.append(Diagnostic(.warning, prefix + path,
-                                    "not a rigid transform (off by \(formatted(error, digits: 4))); geometry from it may be wrong"))
+                                    "not a rigid transform (off by \(readable(error, digits: 4))); geometry from it may be wrong"))
         }
         // A size below zero (no scan writes one) is measured by its magnitude; said, as a
         // non-rigid transform is, so that nobody trusts a wall of -3 m without a word.
