@@ -220,6 +220,22 @@ final class AutoAlignCommandTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("r1 has \(room.walls.count) walls and \(300 + room.openings.count) doors and openings; automatic alignment takes rooms of up to"),
                           "\(command): \(result.stderr)")
         }
+        // And a room of 257 walls (one of 400 piled walls beside its copy ran 198 s before the
+        // cap came down from 1,024; pairing only its longest walls brought that to 15 s).
+        var walled = home.captures[1].room
+        let wall = try XCTUnwrap(walled.walls.first)
+        walled.walls += (0..<(257 - walled.walls.count)).map { index in
+            var copy = wall
+            copy.identifier = String(format: "%08X-0000-4000-8000-%012X", index, index + 1000)
+            return copy
+        }
+        home.captures[0].room = home.captures[2].room
+        home.captures[1].room = walled
+        let walledPaths = try Harness.captures(of: home, in: try Harness.temporaryFolder(self)).paths
+        let refused = try Harness.run(walledPaths + ["-c", "align r2 auto"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("r2 has 257 walls and"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("takes rooms of up to 256 walls"), refused.stderr)
     }
 
     /// A first room that meets the rest about as well at another doorway: nothing is placed

@@ -292,6 +292,37 @@ final class AutoAlignTests: XCTestCase {
         XCTAssertGreaterThan(checked, 3)
     }
 
+    /// Only a room's longest walls are paired with the placed rooms' (a room of hundreds made
+    /// the search cubic in its walls): with 60 stubs of wall added, more than are paired, the
+    /// room still lands where the truth says, by the walls that matter.
+    func testARoomOfManyShortWallsIsPlacedByItsLongestOnes() throws {
+        var checked = 0
+        for seed in UInt64(1)...8 {
+            guard let (building, i, j) = try? pair(seed: seed) else { continue }
+            var placed = building.captures[0].room
+            placed.doors = [placed.doors[i]]
+            var moving = building.captures[1].room
+            moving.doors = [moving.doors[j]]
+            let stub = try XCTUnwrap(moving.walls.first)
+            moving.walls += (0..<60).map { index in
+                var copy = stub
+                copy.identifier = String(format: "%08X-0000-4000-8000-%012X", index, index)
+                copy.dimensions.x = 0.12
+                return copy
+            }
+            XCTAssertGreaterThan(moving.walls.count, AutoAligner.pairedWalls)
+            let best = try XCTUnwrap(AutoAligner.search(moving, beside: [placed]).candidates.first)
+            let truth = building.captures[0].placement.inverse.composed(after: building.captures[1].placement)
+            let expected = moving.doors[0].moved(by: truth).planSegment
+            let found = moving.doors[0].moved(by: best.motion).planSegment
+            XCTAssertLessThan(abs(expected.parameter(of: found.midpoint) - 0.5) * expected.length, 0.05, "seed \(seed)")
+            XCTAssertLessThan(abs(expected.signedDistance(to: found.midpoint)), 0.45, "seed \(seed)")
+            XCTAssertLessThan(abs(normalizedAngle(best.motion.yaw - truth.yaw)) * 180 / .pi, 1, "seed \(seed)")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 3)
+    }
+
     /// A room scanned again, aligned alone beside its home already put together (every other
     /// room where the truth says, in the first room's frame), lands on its first scan: its
     /// doorway meets the first scan's from the same side. It was put beside the home instead,
