@@ -385,6 +385,17 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(moved.status, 0, moved.stderr)
         XCTAssertFalse(moved.stderr.contains("already meets"), moved.stderr)
         XCTAssertTrue(moved.stderr.contains("r2 placed (candidate 1 of"), moved.stderr)
+        // And says how far: its middle's travel, as the saved file shows it (it said only "placed",
+        // also when a broken number took a room 3.4e38 m away).
+        let said = try XCTUnwrap(moved.stderr.components(separatedBy: "its middle moved ").dropFirst().first, moved.stderr)
+        let metres = try XCTUnwrap(Double(said.prefix { $0 != " " }), said)
+        func middle(_ data: Data) throws -> PlanPoint {
+            guard case .room(let room) = try RoomPlanCodec.decode(Array(data)) else { throw XCTSkip("not a room") }
+            return try XCTUnwrap(room.planCentre)
+        }
+        let travel = try middle(before[1]).distance(to: try middle(try Data(contentsOf: URL(fileURLWithPath: paths[1]))))
+        XCTAssertGreaterThan(travel, 0.01)
+        XCTAssertEqual(metres, travel, accuracy: 0.006, moved.stderr)
     }
 
     /// One session's rooms written in one frame, in `folder`.

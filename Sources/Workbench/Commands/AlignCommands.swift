@@ -299,8 +299,18 @@ extension Shell {
         case nil: break
         }
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: chosen.motion) }, at: invocation.positionals[0])
-        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate 1 of \(result.candidates.count))", placing: [room])
+        let travel = movement(of: room, by: chosen.motion)
+        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate 1 of \(result.candidates.count))\(travel)", placing: [room])
         lastAutoAlignment = (room, applied, 0, session.revision, nil)
+    }
+
+    /// How far a motion takes a room, for the message that it was placed: its middle's travel
+    /// and its turn (a placement far beyond the home, onto a broken number, said only "placed").
+    func movement(of room: Identity, by motion: RigidMotion) -> String {
+        guard let centre = session.workspace.capture(room)?.planCentre else { return "" }
+        let point = SIMD3(centre.x, 0, centre.z)
+        let travel = PlanPoint(motion.apply(toPoint: point)).distance(to: centre)
+        return ": its middle moved \(readable(travel, digits: 2)) m, turned \(formatted(motion.yaw * 180 / .pi, digits: 1))°"
     }
 
     func alignNext(_ room: Identity, invocation: Invocation) throws {
@@ -340,7 +350,8 @@ extension Shell {
         let motion = candidates[next].motion.composed(after: back)
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) }, at: invocation.positionals[0])
         inform("candidate \(next + 1): " + describe(candidates[next]))
-        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(candidates.count))", placing: [room])
+        let travel = movement(of: room, by: motion)
+        try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(candidates.count))\(travel)", placing: [room])
         lastAutoAlignment = (room, candidates, next, session.revision, nil)
     }
 
