@@ -123,7 +123,11 @@ final class MergeCommandTests: XCTestCase {
                                ("--corner-gap -3", "--corner-gap takes a distance of 0 or more"),
                                ("--tolerance -1", "--tolerance must be more than 0"),
                                ("--into .", "--into takes a name that does not start with a dot"),
-                               ("--into ..", "--into takes a name that does not start with a dot")] {
+                               ("--into ..", "--into takes a name that does not start with a dot"),
+                               // A handle's shape would shadow the handle (export and close took it for room r2).
+                               ("--into r2", "--into r2 reads as a handle"),
+                               ("--into w17", "--into w17 reads as a handle"),
+                               ("--into ''", "--into takes a name (it names the file NAME.json)")] {
             let bad = try Harness.run(["-q", room, "-c", "merge \(option)"])
             XCTAssertEqual(bad.status, 1, option)
             XCTAssertTrue(bad.stderr.contains(said), bad.stderr)

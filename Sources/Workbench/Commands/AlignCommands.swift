@@ -85,7 +85,14 @@ extension Shell {
     func merge(_ invocation: Invocation) throws {
         let rooms = try invocation.positionals.map { try resolve($0, allowed: [.room], what: "ROOM") }
         let name = invocation.values["--into"]?.text ?? "merged"
-        guard !name.isEmpty, !name.contains("/") else {
+        guard !name.isEmpty else { throw CommandFailure("--into takes a name (it names the file NAME.json)", at: invocation.values["--into"]) }
+        // A name of a handle's shape (a letter and a number) would shadow the handle: after
+        // `merge --into r2`, `export ... r2` and `close r2` took the new structure for room r2.
+        if let letter = name.first, letter.isLetter, name.count > 1, name.dropFirst().allSatisfy(\.isASCII), Int(name.dropFirst()) != nil {
+            throw CommandFailure("--into \(name) reads as a handle (\(letter)N names an element): choose another name, like flat-\(name)",
+                                 at: invocation.values["--into"])
+        }
+        guard !name.contains("/") else {
             throw CommandFailure("--into takes a name, not a path (export structure PATH writes it anywhere)", at: invocation.values["--into"])
         }
         // `--into .` saved as a hidden "..json".
