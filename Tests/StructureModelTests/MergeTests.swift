@@ -45,6 +45,28 @@ final class MergeTests: XCTestCase {
         XCTAssertTrue(StructureMerger.merge(rooms).structure.merged.floors.isEmpty)
     }
 
+    /// A wall of negative width (a broken file; opened with a warning) has its start where its
+    /// direction ends. Closing corners moved its ends one at a time, and once the first move
+    /// made it whole, the second took the other end: a 3 m wall became 0.24 m ("up to 354 cm",
+    /// past the 30 cm corner gap). Now each end moves at most the corner gap, as any wall's.
+    func testCornersCloseOnAWallOfNegativeWidthAsOnAnyOther() throws {
+        // One noisy room alone: its corners do not quite meet, so most walls have both ends moved.
+        let room = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 3, noise: 1)).captures[0].room
+        let plain = StructureMerger.merge([room])
+        XCTAssertGreaterThan(plain.report.closedCorners, 2)
+        let gap = MergeOptions().cornerGap
+        for index in room.walls.indices {
+            var broken = room
+            broken.walls[index].dimensions.x = -broken.walls[index].dimensions.x
+            let result = StructureMerger.merge([broken])
+            XCTAssertLessThanOrEqual(result.report.longestCornerMove, gap + 1e-6, "wall \(index)")
+            let identifier = room.walls[index].identifier
+            let length = { (result: MergeResult) in result.structure.merged.walls.first { $0.identifier == identifier }.map { $0.planSegment.length } }
+            let before = try XCTUnwrap(length(plain)), after = try XCTUnwrap(length(result))
+            XCTAssertEqual(after, before, accuracy: 0.01, "wall \(index) keeps the length it has merged at a positive width")
+        }
+    }
+
     func testMergingTheRoomsGivesTheStructuresCounts() throws {
         for seed in UInt64(1)...8 {
             let stories = Int(seed % 3) + 1

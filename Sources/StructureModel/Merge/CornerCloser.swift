@@ -54,12 +54,19 @@ enum CornerCloser {
                 if let best, best.distance >= 0.005 { moves.append(Move(wall: i, atStart: atStart, to: best.point)) }
             }
         }
+        // Both ends of a wall from where they were, in one change: a wall of negative width (a
+        // broken file) has its start where its direction ends, and once made whole by the first
+        // move, its second move took the other end (a 3 m wall became 0.24 m, "up to 354 cm").
         var longest = 0.0
+        var ends: [Int: (start: PlanPoint, end: PlanPoint)] = [:]
         for move in moves {
-            let segment = walls[move.wall].planSegment
+            let segment = segments[move.wall]
             longest = max(longest, (move.atStart ? segment.start : segment.end).distance(to: move.to))
-            walls[move.wall].setPlanEnds(start: move.atStart ? move.to : segment.start, end: move.atStart ? segment.end : move.to)
+            var pair = ends[move.wall] ?? (segment.start, segment.end)
+            if move.atStart { pair.start = move.to } else { pair.end = move.to }
+            ends[move.wall] = pair
         }
+        for (wall, pair) in ends.sorted(by: { $0.key < $1.key }) { walls[wall].setPlanEnds(start: pair.start, end: pair.end) }
         return (moves.count, longest)
     }
 }
