@@ -129,6 +129,19 @@ final class AlignTests: XCTestCase {
         var deleted = workspace
         _ = deleted.perform(try deleted.planDelete(w2).changes)
         XCTAssertThrowsError(try deleted.planAlign(room: r1, using: w1, to: w2)) { XCTAssertTrue("\($0)".contains("deleted")) }
+        // A wall with a width but its direction zeroed is said to have no direction (it was
+        // said to have no width); a wall of width 0, no width.
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 3)).captures[0].room
+        let target = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 3)).captures[1].room
+        var pointless = room.walls[0]
+        for k in 0..<3 { pointless.transform[k] = 0 }
+        XCTAssertThrowsError(try ManualAlignment.align(pointless, in: room, onto: target.walls[0], in: target)) {
+            XCTAssertTrue("\($0)".contains("a wall with no direction (its transform is no rotation) cannot be aligned"), "\($0)")
+        }
+        room.walls[0].dimensions.x = 0
+        XCTAssertThrowsError(try ManualAlignment.align(room.walls[0], in: room, onto: target.walls[0], in: target)) {
+            XCTAssertTrue("\($0)".contains("a wall of no width cannot be aligned"), "\($0)")
+        }
     }
 
     func testAnAlignmentIsOneStepThatUndoesToTheBytes() throws {

@@ -308,6 +308,15 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(findings([.room(bowtie)]).map(\.reason), ["a wall whose outline (polygonCorners) crosses itself: no scan gives that (corners out of order in the file?)"])
         bowtie.walls[3].polygonCorners = [SIMD3(-bw, -bh, 0), SIMD3(bw, -bh, 0), SIMD3(bw, bh, 0), SIMD3(-bw, bh, 0)]
         XCTAssertEqual(kinds(bowtie), [], "the same corners in order")
+        // A wall with no direction (its rotation zeroed) or of width 0 said "no problems found".
+        var pointless = cleanRoom()
+        for k in 0..<12 { pointless.walls[3].transform[k] = 0 }
+        XCTAssertEqual(findings([.room(pointless)]).filter { $0.kind == .outOfRange }.map(\.reason),
+                       ["a wall with a transform that is no rotation (off by 1.0000): no scan measures that (a broken number in the file?)"])
+        var narrow = cleanRoom()
+        narrow.walls[3].dimensions.x = 0
+        XCTAssertEqual(findings([.room(narrow)]).filter { $0.kind == .outOfRange }.map(\.reason),
+                       ["a wall with width 0 m: no scan measures that (a broken number in the file?)"])
         var long = cleanRoom()
         long.walls[3].dimensions.x = 60
         XCTAssertFalse(kinds(long).contains(.outOfRange))

@@ -31,7 +31,10 @@ public enum ManualAlignment {
                              flip: Bool = false, offset: Double = 0, along: Double = 0) throws(EditError) -> Alignment {
         let a = moving.planSegment, b = target.planSegment
         guard a.length > 1e-6, b.length > 1e-6 else {
-            throw EditError("a \(a.length <= 1e-6 ? moving.category.name : target.category.name) of no width cannot be aligned")
+            let flat = a.length <= 1e-6 ? moving : target
+            // A width with a zeroed direction column is a transform that is no rotation, not a narrow wall.
+            let why = flat.dimensions.x != 0 ? "with no direction (its transform is no rotation)" : "of no width"
+            throw EditError("a \(flat.category.name) \(why) cannot be aligned")
         }
         guard let inA = room.inwardNormal(of: moving) else {
             throw EditError("cannot tell which side of the \(moving.category.name) its room is on (the room has no floor and no outline)")

@@ -130,6 +130,11 @@ extension Workspace {
             let place = transform.translation
             let distance = (place.x * place.x + place.y * place.y + place.z * place.z).squareRoot()
             if !distance.isFinite || distance > t.farthest { wrong.append("its centre \(magnitude(distance)) m from the origin") }
+            // A transform that is no rotation (a zero or scaled column: a wall with no direction)
+            // said "no problems found"; warned of when the file opens, and said here too.
+            let rigidity = transform.rigidityError
+            if !rigidity.isFinite || rigidity >= 1e-3 { wrong.append("a transform that is no rotation (off by \(readable(rigidity, digits: 4)))") }
+            if what == "wall", dimensions.x == 0 { wrong.append("width 0 m") }
             guard !wrong.isEmpty else { return }
             result.append(Finding(kind: .outOfRange, elements: [identity],
                                   reason: "a \(what) with " + wrong.joined(separator: ", ") + ": no scan measures that (a broken number in the file?)"))
