@@ -116,6 +116,25 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertTrue(lines[objectLine + 1].hasPrefix(String(repeating: " ", count: 16)), summary.stdout)
     }
 
+    /// With commands to run, the summaries of the files named on the command line go to stderr
+    /// (none with --json): stdout carries only what the commands print, so it pipes. It held the
+    /// summary before the exported JSON, and a --json summary before ls's array.
+    func testWithCommandsStdoutCarriesOnlyTheirOutput() throws {
+        let room = try Harness.generatedRoom(in: try Harness.temporaryFolder(self))
+        let exported = try Harness.run([room, "-c", "export structure -"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any]
+        XCTAssertNotNil(object?["rooms"], "one CapturedStructure on stdout")
+        XCTAssertTrue(exported.stderr.contains("CapturedRoom, version 2"), "the summary is still said: \(exported.stderr)")
+        let listed = try Harness.run(["--json", room, "-c", "ls walls"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [Any], listed.stdout)
+        XCTAssertFalse(listed.stderr.contains("{"), "no JSON summary on stderr: \(listed.stderr)")
+        // Opened by a command, the summary is that command's output, on stdout.
+        let opened = try Harness.run(["-c", "open \(room)"])
+        XCTAssertTrue(opened.stdout.contains("CapturedRoom, version 2"), opened.stdout)
+    }
+
     func testSummaryOfTheRealSamples() throws {
         let living = try Harness.sample("livingroom-1section.json")
         let flat = try Harness.sample("flat-4sections.json")

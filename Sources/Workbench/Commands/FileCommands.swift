@@ -48,7 +48,11 @@ extension Shell {
         // The summary is informational: -q silences it in both forms.
         if !options.quiet {
             let summary = FileSummary(file, handles: session.workspace.handles)
-            output.write(options.json ? renderJSON(summary.json) : summary.text)
+            if step == nil && startupSummariesAside {
+                if !options.json { output.writeError(summary.text) }
+            } else {
+                output.write(options.json ? renderJSON(summary.json) : summary.text)
+            }
         }
     }
 

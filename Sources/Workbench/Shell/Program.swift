@@ -116,9 +116,11 @@ public enum Program {
         }
 
         var status: Int32 = 0
+        shell.startupSummariesAside = runsScripts && !invocation.interactive
         for path in invocation.paths where !shell.openFile(path) {
             status = 1
         }
+        shell.startupSummariesAside = false
         if status != 0 && (runsScripts || !stdinIsTerminal || invocation.recover) {
             // Commands written for these files must not run against a partial session.
             return status

@@ -66,6 +66,11 @@ public final class Shell {
     /// In a batch, once a command has failed, commands that write files are refused, so a
     /// file whose script failed (with -k) is left as it was rather than saved half fixed.
     public var refusesWritesAfterFailure = false
+    /// The files named on the command line of a run with commands (-c, -f, not -i) are opened
+    /// with their summaries on stderr, in text (none with --json: `summary --json` gives them):
+    /// stdout carries only what the commands print (`wb FILE -c "export structure -" > out.json`
+    /// wrote the summary into the JSON).
+    public var startupSummariesAside = false
     /// The crash journal of an interactive session (nil elsewhere): edits are recorded in it
     /// before they run.
     var journal: Journal?
