@@ -53,6 +53,13 @@ final class ShellTests: XCTestCase {
         XCTAssertFalse(third.run(script: "save --forse", source: "-c"))
         XCTAssertTrue(thirdOutput.standardError.hasPrefix("wb: -c:1:6: error: unknown option --forse (save takes --force)"),
                       thirdOutput.standardError)
+        // An option given twice: the second value replaced the first without a word.
+        let (fourth, fourthOutput) = self.shell()
+        XCTAssertFalse(fourth.run(script: "save --force --force", source: "-c"))
+        XCTAssertTrue(fourthOutput.standardError.hasPrefix("wb: -c:1:14: error: --force is given twice"), fourthOutput.standardError)
+        let (fifth, fifthOutput) = self.shell()
+        XCTAssertFalse(fifth.run(script: "plan --width 80 --width=100", source: "-c"))
+        XCTAssertTrue(fifthOutput.standardError.hasPrefix("wb: -c:1:17: error: --width is given twice"), fifthOutput.standardError)
     }
 
     /// `echo` prints every word as written: `--json` and `--` are words to it, not options.

@@ -192,6 +192,11 @@ public struct CommandSpec {
                         : "\(self.name) takes " + known.joined(separator: ", ")
                     throw CommandFailure("unknown option \(optionName) (\(hint))", at: word)
                 }
+                // Given twice, an option's second value replaced the first without a word (and a
+                // flag twice, `--flip --flip`, read as once: perhaps not what was meant).
+                if invocation.flags.contains(option.name) || invocation.values[option.name] != nil {
+                    throw CommandFailure("\(option.name) is given twice", at: word)
+                }
                 if option.value != nil {
                     if let inlineValue {
                         invocation.values[option.name] = Argument(text: inlineValue, location: word.location)
