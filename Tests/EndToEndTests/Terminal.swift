@@ -128,6 +128,15 @@ enum Terminal {
         if environment["NO_COLOR"] == nil { environment["NO_COLOR"] = "1" }
         // No pager unless the test asks for one: a real less would take the keys typed next.
         if environment["PAGER"] == nil { environment["PAGER"] = "" }
+        // History in a file of the run's own unless the test gives one: the suite wrote every
+        // line it typed into the person's ~/.wb_history, and each run read what the last left.
+        if environment["WB_HISTORY"] == nil {
+            let own = FileManager.default.temporaryDirectory.appendingPathComponent("wb-terminal-history-\(UUID().uuidString)").path
+            environment["WB_HISTORY"] = own
+        }
+        defer {
+            if case let own?? = environment["WB_HISTORY"], own.contains("wb-terminal-history-") { try? FileManager.default.removeItem(atPath: own) }
+        }
         func json(_ value: Any) throws -> String { String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self) }
         var shape: [String: Any] = ["columns": columns, "rows": rows]
         if let prompt { shape["prompt"] = prompt }
