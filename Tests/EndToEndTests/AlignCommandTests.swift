@@ -756,11 +756,8 @@ final class AutoAlignCommandTests: XCTestCase {
             let files = try writeSessions(home, order: order, in: folder.appendingPathComponent("c\(number)")) { rank in
                 rank == 0 ? nil : frames[min(rank, 5) - 1]
             }
-            let (result, moved) = try alignAll(files)
+            let (result, _) = try alignAll(files)
             XCTAssertTrue(result.stderr.contains("r6, r7, r8, r9, r10, r11 lie in one frame, meeting"), result.stderr)
-            for (rank, off) in moved {
-                XCTAssertLessThan(off, 0.3, "case \(number): r\(rank + 1) placed \(off) m off: " + result.stderr)
-            }
         }
     }
 
@@ -777,11 +774,7 @@ final class AutoAlignCommandTests: XCTestCase {
         let files = try writeSessions(home, order: [0, 2, 5, 1, 6, 8, 9, 4, 7, 3], in: folder) { $0 < 4 ? nil : session }
         let (result, moved) = try alignAll(files)
         XCTAssertEqual(keptInPlace(result), ["r2", "r3", "r4"], "the first session's rooms only: " + result.stderr)
-        for (rank, off) in moved {
-            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
-        }
-        let placed = moved.keys.filter { $0 >= 4 }.count
-        XCTAssertGreaterThanOrEqual(placed, 4, "the second session placed: " + result.stderr)
+        XCTAssertGreaterThanOrEqual(moved.keys.filter { $0 >= 4 }.count, 4, "the second session placed: " + result.stderr)
     }
 
     /// A third session turned by chance within a fifth of a degree of a right angle from the
@@ -799,11 +792,7 @@ final class AutoAlignCommandTests: XCTestCase {
         }
         let (result, moved) = try alignAll(files)
         XCTAssertTrue(keptInPlace(result).isSubset(of: ["r2", "r3"]), "the first session's rooms only: " + result.stderr)
-        for (rank, off) in moved {
-            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
-        }
-        let placed = moved.keys.filter { $0 >= 4 }.count
-        XCTAssertGreaterThanOrEqual(placed, 4, "the third session placed: " + result.stderr)
+        XCTAssertGreaterThanOrEqual(moved.keys.filter { $0 >= 4 }.count, 4, "the third session placed: " + result.stderr)
     }
 
     /// A second session of seven rooms meeting the first room (alone in its session) through one
@@ -815,11 +804,8 @@ final class AutoAlignCommandTests: XCTestCase {
         let home = BuildingGenerator.generate(BuildingSpec(seed: 38, rooms: 8, noise: 1, realDoorways: true))
         let session = RigidMotion(yaw: 151.80722817312392 * .pi / 180, translation: SIMD3(-8.25372, 0, -15.087134))
         let files = try writeSessions(home, order: [0, 1, 2, 4, 6, 7, 3, 5], in: folder) { $0 == 0 ? nil : session }
-        let (result, moved) = try alignAll(files)
+        let (result, _) = try alignAll(files)
         XCTAssertTrue(result.stderr.contains("lie in one frame, meeting"), "the session is a piece: " + result.stderr)
-        for (rank, off) in moved {
-            XCTAssertLessThan(off, 0.3, "r\(rank + 1) placed \(off) m off: " + result.stderr)
-        }
     }
 
     /// A home scanned in sessions: `home`'s captures in `order`, each where the truth puts it in
@@ -842,7 +828,8 @@ final class AutoAlignCommandTests: XCTestCase {
     }
 
     /// `align --all auto` and `save` over the files: the run (asserted to succeed), and for each
-    /// room it moved (by rank) how far its first wall's middle then lies from where it belongs.
+    /// room it moved (by rank) how far its first wall's middle then lies from where it belongs
+    /// (asserted under 0.3 m: right, or across its wall, never placed wrongly).
     private func alignAll(_ files: (paths: [String], truth: [PlanSegment]), file: StaticString = #filePath,
                           line: UInt = #line) throws -> (result: Harness.Result, moved: [Int: Double]) {
         let before = try files.paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
@@ -857,6 +844,8 @@ final class AutoAlignCommandTests: XCTestCase {
                 continue
             }
             moved[rank] = room.walls[0].planSegment.midpoint.distance(to: files.truth[rank].midpoint)
+            // Every room moved is placed right or across its wall, never further.
+            XCTAssertLessThan(moved[rank]!, 0.3, "r\(rank + 1) placed \(moved[rank]!) m off: " + result.stderr, file: file, line: line)
         }
         return (result, moved)
     }

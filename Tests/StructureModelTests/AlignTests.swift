@@ -278,6 +278,19 @@ final class AutoAlignTests: XCTestCase {
         throw XCTSkip("seed \(seed): no two rooms share a door")
     }
 
+    /// The door of `moving` (its only one) put by `best` lands where the truth puts it: the two
+    /// scans may have seen the two faces of the wall, so on the other's plane at most the wall's
+    /// thickness across from the truth, within 5 cm along it and 1 degree of its heading.
+    private func assertDoorLandsOnTheTruth(_ best: Placement, moving: CapturedRoom, building: GeneratedBuilding, seed: UInt64,
+                                           file: StaticString = #filePath, line: UInt = #line) {
+        let truth = building.captures[0].placement.inverse.composed(after: building.captures[1].placement)
+        let expected = moving.doors[0].moved(by: truth).planSegment
+        let found = moving.doors[0].moved(by: best.motion).planSegment
+        XCTAssertLessThan(abs(expected.parameter(of: found.midpoint) - 0.5) * expected.length, 0.05, "seed \(seed)", file: file, line: line)
+        XCTAssertLessThan(abs(expected.signedDistance(to: found.midpoint)), 0.45, "seed \(seed)", file: file, line: line)
+        XCTAssertLessThan(abs(normalizedAngle(best.motion.yaw - truth.yaw)) * 180 / .pi, 1, "seed \(seed)", file: file, line: line)
+    }
+
     func testAUniqueDoorwayPlacesTheRoomWhereTheTruthSaysAtAnyYaw() throws {
         var checked = 0
         for seed in UInt64(1)...8 {
@@ -292,14 +305,7 @@ final class AutoAlignTests: XCTestCase {
             let best = try XCTUnwrap(result.candidates.first)
             XCTAssertFalse(result.isAmbiguous, "seed \(seed): \(result.candidates.prefix(2).map { ($0.score, $0.walls, $0.doorways, $0.contradictions, $0.source) })")
             XCTAssertGreaterThanOrEqual(best.doorways, 1)
-            let truth = building.captures[0].placement.inverse.composed(after: building.captures[1].placement)
-            // The two scans may have seen the two faces of the wall: the door lands on the other's
-            // plane, at most the wall's thickness across from the truth, and within 5 cm along it.
-            let expected = moving.doors[0].moved(by: truth).planSegment
-            let found = moving.doors[0].moved(by: best.motion).planSegment
-            XCTAssertLessThan(abs(expected.parameter(of: found.midpoint) - 0.5) * expected.length, 0.05, "seed \(seed)")
-            XCTAssertLessThan(abs(expected.signedDistance(to: found.midpoint)), 0.45, "seed \(seed)")
-            XCTAssertLessThan(abs(normalizedAngle(best.motion.yaw - truth.yaw)) * 180 / .pi, 1, "seed \(seed)")
+            assertDoorLandsOnTheTruth(best, moving: moving, building: building, seed: seed)
             checked += 1
         }
         XCTAssertGreaterThan(checked, 3)
@@ -325,12 +331,7 @@ final class AutoAlignTests: XCTestCase {
             }
             XCTAssertGreaterThan(moving.walls.count, AutoAligner.pairedWalls)
             let best = try XCTUnwrap(AutoAligner.search(moving, beside: [placed]).candidates.first)
-            let truth = building.captures[0].placement.inverse.composed(after: building.captures[1].placement)
-            let expected = moving.doors[0].moved(by: truth).planSegment
-            let found = moving.doors[0].moved(by: best.motion).planSegment
-            XCTAssertLessThan(abs(expected.parameter(of: found.midpoint) - 0.5) * expected.length, 0.05, "seed \(seed)")
-            XCTAssertLessThan(abs(expected.signedDistance(to: found.midpoint)), 0.45, "seed \(seed)")
-            XCTAssertLessThan(abs(normalizedAngle(best.motion.yaw - truth.yaw)) * 180 / .pi, 1, "seed \(seed)")
+            assertDoorLandsOnTheTruth(best, moving: moving, building: building, seed: seed)
             checked += 1
         }
         XCTAssertGreaterThan(checked, 3)
