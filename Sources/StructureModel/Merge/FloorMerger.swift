@@ -30,18 +30,24 @@ enum FloorMerger {
             roomFloors += all.count
             // A floor with a corner no scan gives (a broken number in the file: 1e30 in its
             // transform) would stretch the story's raster past any memory; it is left out, and said.
-            let floors = all.filter { _, floor in floor.planPolygon.allSatisfy { $0.x.isFinite && $0.z.isFinite && $0.length <= farthest } }
-            for (index, floor) in all where !floors.contains(where: { $0.1.identifier == floor.identifier && $0.0 == index }) {
-                report.findings.append("story \(story): a floor of room \(index + 1) (\(floor.identifier)) is left out of the story's floor: "
-                                       + "a corner lies further than \(Int(farthest / 1000)) km from the origin (a broken number; `check` lists it)")
+            var floors: [(Int, Surface)] = []
+            for (index, floor) in all {
+                if floor.planPolygon.allSatisfy({ $0.x.isFinite && $0.z.isFinite && $0.length <= farthest }) {
+                    floors.append((index, floor))
+                } else {
+                    report.findings.append("story \(story): a floor of room \(index + 1) (\(floor.identifier)) is left out of the story's floor: "
+                                           + "a corner lies further than \(Int(farthest / 1000)) km from the origin (a broken number; `check` lists it)")
+                }
             }
             guard !floors.isEmpty else { continue }
             let survivor = floors.max { polygonArea($0.1.planPolygon) < polygonArea($1.1.planPolygon) }!.1
             // (Of the walls whose direction is a direction: a column of 3.4e38 made the axis NaN.)
-            let axis = rooms[members[0]].walls.map { PlanPoint($0.transform.column(0)).normalized }
-                .enumerated().filter { $0.element.x.isFinite && $0.element.z.isFinite && $0.element.length > 0.5 }
-                .max { rooms[members[0]].walls[$0.offset].dimensions.x < rooms[members[0]].walls[$1.offset].dimensions.x }?.element
-                ?? PlanPoint(x: 1, z: 0)
+            func direction(_ wall: Surface) -> PlanPoint? {
+                let d = PlanPoint(wall.transform.column(0)).normalized
+                return d.x.isFinite && d.z.isFinite && d.length > 0.5 ? d : nil
+            }
+            let axis = rooms[members[0]].walls.filter { direction($0) != nil }.max { $0.dimensions.x < $1.dimensions.x }
+                .flatMap(direction) ?? PlanPoint(x: 1, z: 0)
             var overlap = 0.0
             let outlines = union(floors.map(\.1.planPolygon), axis: axis, gap: options.floorGap, overlap: &overlap)
             guard !outlines.isEmpty else { continue }
