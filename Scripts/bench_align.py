@@ -49,7 +49,18 @@ def angle_between(a, b):
     return abs(math.degrees(turn))
 
 
-def assess(folder, truth):
+def said_kept(output, captures):
+    """The files wb said it kept where they were ("r3, r5 already meet the placed rooms ...")."""
+    kept = set()
+    for line in output.splitlines():
+        if " already meet" in line:
+            for word in line.split(" already meet")[0].replace(",", " ").split():
+                if word.startswith("r") and word[1:].isdigit() and 1 <= int(word[1:]) <= len(captures):
+                    kept.add(captures[int(word[1:]) - 1]["file"])
+    return kept
+
+
+def assess(folder, truth, kept=frozenset()):
     """Per room (not the anchor): (file, class, metres off, degrees off, shares a doorway)."""
     captures = [c for c in truth["captures"]]
     anchor = captures[0]
@@ -103,7 +114,10 @@ def assess(folder, truth):
         metres = math.hypot(found[0] - true_middle[0], found[1] - true_middle[2])
         degrees = angle_between(d1, true_d)
         if not moved:
-            kind = "left"
+            # Kept where its own frame put it and said to be in place: every capture is in a
+            # frame of its own, so unless that is the truth, it is placed wrongly (it was counted
+            # as left, though wb said nothing of doubt).
+            kind = "wrong" if name in kept and not (metres <= 0.45 and degrees <= 2) else "left"
         elif metres <= 0.05 and degrees <= 1:
             kind = "right"
         elif metres <= 0.45 and degrees <= 2:
@@ -150,11 +164,12 @@ def run(wb, wbgen, work, seed, noise, rooms, rescans, ios16=False, real_doorways
     script = "".join(f"open {os.path.join(folder, 'rooms', c['file'])}\n" for c in truth["captures"])
     script += "align --all auto\nsave\n"
     start = time.perf_counter()
-    done = subprocess.run([wb, "-q"], input=script.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done = subprocess.run([wb, "--no-pager"], input=script.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seconds = time.perf_counter() - start
     if done.returncode not in (0, 1):
         sys.exit(f"seed {seed}: wb exited {done.returncode}\n{done.stderr.decode()}")
-    return assess(folder, truth), seconds, done.stdout.decode() + done.stderr.decode()
+    output = done.stdout.decode() + done.stderr.decode()
+    return assess(folder, truth, said_kept(output, truth["captures"])), seconds, output
 
 
 def main():
