@@ -945,6 +945,18 @@ final class AutoAlignCommandTests: XCTestCase {
         let overlaps = run.stdout.split(separator: "\n").filter { $0.hasPrefix("rooms-overlap") }
         XCTAssertEqual(overlaps.count, 1, run.stdout)
         XCTAssertTrue(overlaps.first.map { $0.hasSuffix("(one room scanned twice?)") } == true, run.stdout)
+        // --json: the same finding, its problem as `kind`, the rooms as `handles`, the first as `handle`.
+        let json = try Harness.run(paths + ["-q", "--json", "-c", "merge --into m", "-c", "check m"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let findings = try Harness.jsonArray(json.stdout).filter { $0["kind"] as? String == "rooms-overlap" }
+        XCTAssertEqual(findings.count, 1, json.stdout)
+        let names = try XCTUnwrap(findings.first?["handles"] as? [String])
+        // (The structure's own nested copies of the two rooms, as the table names them.)
+        let row = try XCTUnwrap(overlaps.first)
+        XCTAssertEqual(names.count, 2, json.stdout)
+        XCTAssertTrue(names.allSatisfy { $0.hasPrefix("r") && row.contains($0) }, "\(names) in \(row)")
+        XCTAssertEqual(findings.first?["handle"] as? String, names.first)
+        XCTAssertTrue((findings.first?["message"] as? String)?.contains("one room scanned twice") == true, json.stdout)
     }
 
     /// A structure opened with room files of a second visit: the structure's rooms stay, and

@@ -727,7 +727,8 @@ extension Shell {
                     overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
                     wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
                     floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
-                    with their floor height. Nothing is changed. --json gives one object per finding.
+                    with their floor height. Nothing is changed. --json gives one object per finding: kind (the
+                    problem, as in the table), handle (the first element named), handles (all of them), message.
                     """
             ) { invocation in
                 let shell = invocation.shell
@@ -735,10 +736,14 @@ extension Shell {
                 let findings = shell.session.workspace.check(files: files)
                 let handles = shell.session.workspace.handles
                 if shell.options.json {
+                    // `handle` is the first element named (as every listing's rows carry one, for
+                    // `jq '.[].handle'`); `handles` names them all; `kind` is the problem's.
                     shell.output.write(renderJSON(.array(findings.map { finding in
-                        .object(JSONObject([JSONMember("kind", .string(finding.kind.rawValue)),
-                                            JSONMember("handles", .array(finding.elements.map { .string(handles.handle(for: $0) ?? "?") })),
-                                            JSONMember("message", .string(finding.reason))]))
+                        let named = finding.elements.map { handles.handle(for: $0) ?? "?" }
+                        return .object(JSONObject([JSONMember("kind", .string(finding.kind.rawValue)),
+                                                   JSONMember("handle", named.first.map { .string($0) } ?? .null),
+                                                   JSONMember("handles", .array(named.map { .string($0) })),
+                                                   JSONMember("message", .string(finding.reason))]))
                     })))
                     return
                 }
