@@ -268,6 +268,14 @@ def main():
                "100 %" if exact else ">= 95 %", right >= (100 if exact else 95))
         record("align", f"align --all auto, {label} ({seeds} buildings): rooms placed wrong", f"{wrong:.1f} %", "-", None,
                "0 %" if exact else "<= 1 %", wrong <= (0 if exact else 1))
+    for label, seeds, reached, best in joined:
+        if best and best["rooms"]:
+            total = sum(reached.values())
+            right = 100 * reached["right"] / max(total, 1)
+            bound_right = 100 * best["fair"] / best["rooms"]
+            record("align", f"align --all auto, {label} ({seeds} buildings): rooms a doorway chain reaches placed right, "
+                   "against the best placement of Scripts/align_bound.py", f"{right:.1f} %", f"{bound_right:.1f} %",
+                   right / bound_right if bound_right else None, None, None)
     for label, seeds, total, shared, counts, slowest, errors in rows:
         if errors:
             print(f"{label}: median error of right rooms {1000 * errors[len(errors) // 2]:.1f} mm, "
