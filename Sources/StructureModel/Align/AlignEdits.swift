@@ -19,6 +19,15 @@ extension Workspace {
         guard target.scope != room.scope || target.file != room.file else {
             throw EditError("both are in the same room: a room cannot be aligned onto itself")
         }
+        // A structure-level element that stands for one of this room's own is the room itself,
+        // as the structure holds it: aligned onto it, the room was turned about onto the far side
+        // of its own wall ("moved 15.956 m and turned -180.0°: the room now agrees with the structure").
+        if target.scope == .structure, target.file == room.file,
+           let own = file(id: target.file)?.owners[target]?.first(where: { $0.scope == room.scope }) {
+            let named = handles.handle(for: target) ?? "the target", ownNamed = handles.handle(for: own) ?? "an element"
+            throw EditError("\(named) stands for \(ownNamed), the room's own: a room cannot be aligned onto itself "
+                            + "(align it to another room's \(target.kind.rawValue), or to one of the structure's that no element of it stands for)")
+        }
         guard case .surface(let moving)? = self.element(element), case .surface(let fixed)? = self.element(target),
               let targetRoom = capture(target) else {
             throw EditError("one of them is deleted (restore it first)")

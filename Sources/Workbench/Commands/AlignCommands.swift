@@ -184,14 +184,16 @@ extension Shell {
     /// rooms it meets, so its cost grows with their squares: a room far beyond any scan's (tens
     /// of each) is refused with its counts rather than left to run for minutes. (At 1,024 walls a
     /// room of 400 piled walls beside its copy ran 198 s; with only its longest walls paired,
-    /// 15 s, and 256 walls 6 s.)
+    /// 15 s, and 256 walls 6 s. Doorways cost more: two rooms of 250 narrow doors each took
+    /// 190 s and 350 MB, of 128 16 s, of 64 1.5 s; a real room has a handful.)
+    static let wallLimit = 256, doorwayLimit = 64
     func refuseOversizedRooms(_ rooms: [Identity], at name: Argument) throws {
         for room in rooms {
             guard let capture = session.workspace.capture(room) else { continue }
             let doorways = capture.doors.count + capture.openings.count
-            if doorways > 256 || capture.walls.count > 256 {
+            if doorways > Self.doorwayLimit || capture.walls.count > Self.wallLimit {
                 throw CommandFailure("\(handleText(room)) has \(capture.walls.count) walls and \(doorways) doors and openings; automatic "
-                                     + "alignment takes rooms of up to 256 walls and 256 doorways (a scan has tens): place it by hand "
+                                     + "alignment takes rooms of up to \(Self.wallLimit) walls and \(Self.doorwayLimit) doorways (a scan has tens of walls and a handful of doorways): place it by hand "
                                      + "(align \(handleText(room)) using DOOR to DOOR)", at: name)
             }
         }
