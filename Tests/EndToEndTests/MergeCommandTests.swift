@@ -97,6 +97,18 @@ final class MergeCommandTests: XCTestCase {
         let edited = try Harness.run(["-q", path, "-c", "delete f1", "-c", "merge", "-c", "history"])
         XCTAssertEqual(edited.status, 0, edited.stderr)
         XCTAssertTrue(edited.stdout.contains("merge"), edited.stdout)
+        // A room moved and saved leaves the structure's own copies behind (save warns, "merge
+        // rebuilds them"): then merge rebuilds in that session, without --rebuild (it said
+        // "nothing to re-merge: no room ... was edited"). Reopened, the copies no longer stand
+        // for the moved room's elements by their geometry: the warning says to use --rebuild.
+        let moved = folder.appendingPathComponent("moved.json").path
+        try original.write(to: URL(fileURLWithPath: moved))
+        let saved = try Harness.run([moved, "-c", "move r2 2 0", "-c", "save", "-c", "merge"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertTrue(saved.stderr.contains("no longer agree with the rooms"), saved.stderr)
+        XCTAssertFalse(saved.stderr.contains("nothing to re-merge"), saved.stderr)
+        XCTAssertTrue(saved.stderr.contains("merge rebuilds them (merge --rebuild once the file is opened again)"), saved.stderr)
+        XCTAssertTrue((saved.stdout + saved.stderr).contains("the structure's own arrays, rebuilt"), saved.stdout + saved.stderr)
         let rebuilt = try Harness.run(["-q", path, "-c", "merge --rebuild", "-c", "save"])
         XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original, "rebuilt when asked")

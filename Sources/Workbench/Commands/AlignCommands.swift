@@ -141,7 +141,7 @@ extension Shell {
         // RoomPlan (or an earlier merge) made, and rebuilding them changes what nobody asked to.
         if !opened, !invocation.flag("--rebuild"),
            let file = (rooms.first ?? session.files.first(where: \.isStructure)?.rooms.first).flatMap({ workspace.file(id: $0.file) }),
-           file.isStructure, !file.isModified {
+           file.isStructure, !file.isModified, workspace.structureDisagreements(file: file.id).isEmpty {
             inform("nothing to re-merge: no room of \(file.name) was edited since it was opened, so its own arrays stay as they were merged "
                    + "(merge --rebuild rebuilds them with wb's merge: " + parts.joined(separator: ", ") + ")")
             return

@@ -108,7 +108,7 @@ extension Shell {
             let listed = handles.prefix(8).joined(separator: ", ") + (handles.count > 8 ? ", …" : "")
             warn("\(file.name): \(disagreeing.count) structure-level element\(disagreeing.count == 1 ? "" : "s") no longer "
                  + "agree\(disagreeing.count == 1 ? "s" : "") with the rooms \(disagreeing.count == 1 ? "it stands" : "they stand") for "
-                 + "(\(listed)); merge rebuilds them. Written as it is.")
+                 + "(\(listed)); merge rebuilds them (merge --rebuild once the file is opened again). Written as it is.")
         }
         let size = file.stamp?.size ?? 0
         let bytes: [UInt8]
