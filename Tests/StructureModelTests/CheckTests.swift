@@ -297,6 +297,18 @@ final class CheckTests: XCTestCase {
         far.objects[0].transform.translation.x = 20_000
         XCTAssertEqual(kinds(far), [.outOfRange])
         XCTAssertTrue(findings([.room(far)]).first?.reason.contains("its centre 20000.") == true)
+        // "an", before a vowel ("a opening", "a oven" were said).
+        var farWindow = cleanRoom()
+        farWindow.windows[0].transform.translation.x = 20_000
+        XCTAssertTrue(findings([.room(farWindow)]).contains { $0.kind == .outOfRange && $0.reason.hasPrefix("a window with its centre") })
+        XCTAssertEqual(indefinite("opening"), "an opening")
+        XCTAssertEqual(indefinite("oven (object)"), "an oven (object)")
+        XCTAssertEqual(indefinite("door"), "a door")
+        // A height of 3e38 m as a power of ten, as every other length (it printed 39 digits).
+        var vertical38 = cleanRoom()
+        vertical38.objects[0].transform.translation.y = 3e38
+        XCTAssertTrue(findings([.room(vertical38)]).contains { $0.reason.contains("3.00e38 m above the floor") },
+                      findings([.room(vertical38)]).map(\.reason).joined(separator: "; "))
         var corner = cleanRoom()
         corner.floors[0].polygonCorners?[1].x = 1e30
         XCTAssertEqual(findings([.room(corner)]).filter { $0.kind == .outOfRange }.map(\.reason),

@@ -137,7 +137,7 @@ extension Workspace {
             if what == "wall", dimensions.x == 0 { wrong.append("width 0 m") }
             guard !wrong.isEmpty else { return }
             result.append(Finding(kind: .outOfRange, elements: [identity],
-                                  reason: "a \(what) with " + wrong.joined(separator: ", ") + ": no scan measures that (a broken number in the file?)"))
+                                  reason: "\(indefinite(what)) with " + wrong.joined(separator: ", ") + ": no scan measures that (a broken number in the file?)"))
         }
         for kind in ElementKind.surfaceKinds {
             let ids = identities(file, scope, kind)
@@ -148,7 +148,7 @@ extension Workspace {
                    let far = corners.map({ c in max(abs(Double(c.x)), abs(Double(c.y)), abs(Double(c.z))) }).max(),
                    !far.isFinite || far > t.largest {
                     result.append(Finding(kind: .outOfRange, elements: [ids[index]],
-                                          reason: "a \(kind.rawValue) with a corner \(magnitude(far)) m from its centre: no scan measures that "
+                                          reason: "\(indefinite(kind.rawValue)) with a corner \(magnitude(far)) m from its centre: no scan measures that "
                                               + "(a broken number in the file?)"))
                 } else if kind == .wall, let corners = surface.polygonCorners, corners.count >= 4, corners.count <= 256,
                           USDMesh.crossesItself(corners.map { SIMD2(Double($0.x), Double($0.y)) }) {
@@ -289,14 +289,14 @@ extension Workspace {
             // structure's objects are its rooms', checked there; its floors may be wrong instead.)
             if scope != .structure, let lowest = floorHeights.min(), lowest - bottom > t.floating {
                 result.append(Finding(kind: .floating, elements: [objects[index]],
-                                      reason: "the \(object.category.name)'s bottom is \(lowest - bottom < 1e4 ? formatted(lowest - bottom, digits: 2) : magnitude(lowest - bottom)) m below the floor"))
+                                      reason: "the \(object.category.name)'s bottom is \(magnitude(lowest - bottom)) m below the floor"))
                 continue
             }
             if let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
                !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }),
                !object.hangsOnAWall(capture.walls, near: grid) {
                 result.append(Finding(kind: .floating, elements: [objects[index]],
-                                      reason: "the \(object.category.name)'s bottom is \(formatted(bottom - floor, digits: 2)) m above the floor with nothing under it"))
+                                      reason: "the \(object.category.name)'s bottom is \(magnitude(bottom - floor)) m above the floor with nothing under it"))
             }
         }
         return result
@@ -319,7 +319,7 @@ extension Workspace {
                 for index in ids.indices {
                     guard let own = ids[index].identifier else { continue }
                     if element[own] == nil {
-                        let what = kind == .object ? "a \(capture.objects[index].category.name) (object)" : "a \(kind.rawValue)"
+                        let what = kind == .object ? indefinite("\(capture.objects[index].category.name) (object)") : indefinite(kind.rawValue)
                         element[own] = (ids[index], what)
                     }
                     if let parent = capture.parentIdentifier(of: kind, at: index) {
@@ -404,7 +404,7 @@ extension Workspace {
                 let distance = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: centre) } }.min() ?? 0
                 if !inside && distance > t.sectionOutside {
                     result.append(Finding(kind: .sectionOutside, elements: [file.identities(room.scope, .section)[index], room],
-                                          reason: "its centre is \(formatted(distance, digits: 2)) m outside the room's floor"))
+                                          reason: "its centre is \(magnitude(distance)) m outside the room's floor"))
                 }
             }
         }
@@ -452,7 +452,7 @@ extension Workspace {
         for (index, section) in merged.sections.enumerated() {
             if let distance = outside(PlanPoint(x: Double(section.center.x), z: Double(section.center.z))), distance > t.sectionOutside {
                 result.append(Finding(kind: .sectionOutside, elements: [sections[index]],
-                                      reason: "its centre is \(distance < 1e4 ? formatted(distance, digits: 2) : magnitude(distance)) m outside every floor of the structure"))
+                                      reason: "its centre is \(magnitude(distance)) m outside every floor of the structure"))
             }
         }
         // (An object a room holds is checked in its room, unless this copy left it.)

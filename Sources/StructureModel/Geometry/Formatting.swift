@@ -81,3 +81,8 @@ extension Int {
         }
     }
 }
+
+/// A noun with its indefinite article, for a message: "an opening", "an oven", "a door".
+func indefinite(_ noun: String) -> String {
+    (noun.first.map { "aeiouAEIOU".contains($0) } ?? false ? "an " : "a ") + noun
+}
