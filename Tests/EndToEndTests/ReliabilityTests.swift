@@ -218,6 +218,17 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertTrue(later.stderr.contains("written by a newer wb (version 99"), later.stderr)
         XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("room.wb.json.v99")), newerBytes)
         XCTAssertEqual(try roomName(path).name, "Study")
+        // Another program's file of that name, JSON but with no key of wb's: it was taken for
+        // an empty names file and replaced, unsaid. Kept aside as one this wb cannot read.
+        let foreign = Data(#"{"format":"other-tool","keep":"me"}"#.utf8)
+        try FileManager.default.removeItem(at: aside)
+        try foreign.write(to: sidecar)
+        let other = try Harness.run(["-q", path, "-c", "name r1 Lounge; save"])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        XCTAssertTrue(other.stderr.contains("a copy of it was kept as \(aside.path)"), other.stderr)
+        XCTAssertEqual(try Data(contentsOf: aside), foreign, "the other program's file as it was")
+        XCTAssertEqual(try roomName(path).name, "Lounge")
+        try FileManager.default.removeItem(at: aside)
         XCTAssertEqual(try leftovers(), [])
     }
 

@@ -426,7 +426,12 @@ public struct Sidecar: Sendable, Equatable {
 
     private static func read(_ reader: inout JSONReader, version: inout Int?) throws -> Sidecar {
         var sidecar = Sidecar()
+        // Keys, and whether any is wb's: an object of none of them is another program's file of
+        // that name, to be kept aside as unreadable, not taken for an empty sidecar and replaced.
+        var keys = 0, ours = 0
         try reader.readObject { reader, key in
+            keys += 1
+            ours += 1
             switch key {
             case "contents":
                 let text = try reader.readString()
@@ -483,8 +488,12 @@ public struct Sidecar: Sendable, Equatable {
             case "version":
                 version = try reader.readInt()
             default:
+                ours -= 1
                 try reader.skipValue()
             }
+        }
+        if keys > 0 && ours == 0 {
+            throw SidecarFormatError(message: "none of its keys is one a wb sidecar has (another program's file?)")
         }
         return sidecar
     }
