@@ -77,6 +77,19 @@ final class AlignCommandTests: XCTestCase {
         XCTAssertTrue(closed.stderr.contains("r2 is the room the others are put beside"), closed.stderr)
     }
 
+    /// A ROOM that is not open is answered with rooms: `story --auto 3` offered d3, a door, and
+    /// said a ROOM "is a handle like r1 or o3".
+    func testARoomNotFoundIsAnsweredWithRooms() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = folder.appendingPathComponent("s.json").path
+        try Data(RoomPlanCodec.encode(.structure(BuildingGenerator.generate(BuildingSpec(seed: 1, rooms: 4, noise: 0)).structure)))
+            .write(to: URL(fileURLWithPath: path))
+        let result = try Harness.run(["-q", path, "-c", "story --auto 3"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("nothing open is called '3' (did you mean r3?); ROOM is a handle like r1, an identifier, or a name"),
+                      result.stderr)
+    }
+
     /// A structure-level wall that stands for one of the room's own walls is the room itself: it
     /// was taken, and the room turned about onto the far side of its own wall ("moved 15.956 m and
     /// turned -180.0°; the room now agrees with the structure there"). A structure-level wall of

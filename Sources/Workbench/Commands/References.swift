@@ -41,9 +41,12 @@ extension Shell {
             found = matches.first
         }
         guard var identity = found else {
-            let candidates = workspace.handles.allHandles + session.files.flatMap { $0.names.values }
+            // Only handles of what may stand here: `story --auto 3` offered d3, a door, for a room.
+            let fitting = workspace.handles.allHandles.filter { workspace.handles.identity(for: $0).map { allowed.contains($0.kind) } ?? false }
+            let candidates = fitting + session.files.flatMap { $0.names.values }
             let hint = nearest(text, among: candidates).map { " (did you mean \($0)?)" } ?? ""
-            throw CommandFailure("nothing open is called '\(text)'\(hint); \(what) is a handle like r1 or o3, an identifier, or a name",
+            let example = allowed == [.room] ? "r1" : allowed.count == 1 ? allowed.first.map { "\($0.handlePrefix)1" } ?? "r1" : "r1 or o3"
+            throw CommandFailure("nothing open is called '\(text)'\(hint); \(what) is a handle like \(example), an identifier, or a name",
                                  at: word)
         }
         if !workspace.exists(identity) && !workspace.isDeleted(identity) {
