@@ -270,6 +270,10 @@ final class EditingTests: XCTestCase {
         XCTAssertTrue(errors[2].contains("error: DX 1e9 is out of range"), errors[2])
         XCTAssertTrue(errors[3].contains("error: 'garage' is not a RoomPlan section label"), errors[3])
         XCTAssertTrue(errors[5].contains("error: there is no r99 (rooms: r1 to r6)"), errors[5])
+        // A unit wb does not know is named as such (it said "must be a number").
+        let unit = try Harness.run(["-q", path, "-c", "move r1 10km 0"])
+        XCTAssertEqual(unit.status, 1)
+        XCTAssertTrue(unit.stderr.contains("error: DX takes a length: a number of metres, or with mm, cm, m, ft or in (not '10km')"), unit.stderr)
         XCTAssertTrue(errors[6].contains("error: only doors open"), errors[6])
         XCTAssertTrue(errors[7].contains("error: it is not deleted"), errors[7])
         XCTAssertEqual(result.stdout, "", "nothing changed, so diff prints nothing")

@@ -130,6 +130,10 @@ extension Shell {
                 break
             }
         }
+        // A number with a unit wb does not know (`10km`) was "must be a number": say which it knows.
+        if scale == 1, let last = text.last, last.isLetter, text.contains(where: \.isNumber), !text.hasSuffix("nan"), !text.hasSuffix("inf") {
+            throw CommandFailure("\(name) takes a length: a number of metres, or with mm, cm, m, ft or in (not '\(word.text)')", at: word)
+        }
         return try finite(text, word: word, name: name, scale: scale, limit: Workspace.distanceLimit, unit: "m")
     }
 
