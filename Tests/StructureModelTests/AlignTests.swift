@@ -258,6 +258,17 @@ final class StoryTests: XCTestCase {
 /// Automatic alignment of one room beside a placed one: found at any yaw when the evidence
 /// is unique; reported, not guessed, when two places fit as well.
 final class AutoAlignTests: XCTestCase {
+    /// Two captures of a building that share a door (captures 0 and 1), and the two rooms with
+    /// every other door taken out: the shared one is unique. (Made wider, as a test once did,
+    /// they would be the shared door seen wider from one side.)
+    private func singleDoorPair(seed: UInt64) throws -> (building: GeneratedBuilding, placed: CapturedRoom, moving: CapturedRoom) {
+        let (building, i, j) = try pair(seed: seed)
+        var placed = building.captures[0].room, moving = building.captures[1].room
+        placed.doors = [placed.doors[i]]
+        moving.doors = [moving.doors[j]]
+        return (building, placed, moving)
+    }
+
     /// Two captures of a building that share a door, with that door's pair index in each.
     private func pair(seed: UInt64) throws -> (GeneratedBuilding, Int, Int) {
         var building = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 4, noise: 0))
@@ -294,13 +305,7 @@ final class AutoAlignTests: XCTestCase {
     func testAUniqueDoorwayPlacesTheRoomWhereTheTruthSaysAtAnyYaw() throws {
         var checked = 0
         for seed in UInt64(1)...8 {
-            guard let (building, i, j) = try? pair(seed: seed) else { continue }
-            var placed = building.captures[0].room
-            // Every other door of either room taken out: the shared one is unique. (Made wider, as
-            // this test once did, they would be the shared door seen wider from one side.)
-            placed.doors = [placed.doors[i]]
-            var moving = building.captures[1].room
-            moving.doors = [moving.doors[j]]
+            guard let (building, placed, moving) = try? singleDoorPair(seed: seed) else { continue }
             let result = AutoAligner.search(moving, beside: [placed])
             let best = try XCTUnwrap(result.candidates.first)
             XCTAssertFalse(result.isAmbiguous, "seed \(seed): \(result.candidates.prefix(2).map { ($0.score, $0.walls, $0.doorways, $0.contradictions, $0.source) })")
@@ -317,11 +322,8 @@ final class AutoAlignTests: XCTestCase {
     func testARoomOfManyShortWallsIsPlacedByItsLongestOnes() throws {
         var checked = 0
         for seed in UInt64(1)...8 {
-            guard let (building, i, j) = try? pair(seed: seed) else { continue }
-            var placed = building.captures[0].room
-            placed.doors = [placed.doors[i]]
-            var moving = building.captures[1].room
-            moving.doors = [moving.doors[j]]
+            guard let (building, placed, single) = try? singleDoorPair(seed: seed) else { continue }
+            var moving = single
             let stub = try XCTUnwrap(moving.walls.first)
             moving.walls += (0..<60).map { index in
                 var copy = stub
