@@ -116,6 +116,24 @@ def solve(matrix, vector):
     return x
 
 
+def reached_by_doorways(truth):
+    """The capture files a chain of doorways (doors and openings with sources in two files)
+    joins to the first capture's, the first's included."""
+    files = [c["file"] for c in truth["captures"]]
+    part = {f: f for f in files}
+
+    def find(name):
+        while part[name] != name:
+            name = part[name]
+        return name
+    for key in ("doors", "openings"):
+        for element in truth["structure"][key]:
+            members = [s["file"] for s in element["sources"]]
+            for other in members[1:]:
+                part[find(other)] = find(members[0])
+    return {f for f in files if find(f) == find(files[0])}
+
+
 def load(folder, captures="rooms"):
     truth = json.load(open(os.path.join(folder, "ground-truth.json")))
     rooms = {}
@@ -327,21 +345,10 @@ def bound(folder, exact, mode="fair", noise=1.0, captures="rooms"):
         if max((abs(s) for s in step), default=0) < 1e-8:
             break
 
-    # Rooms a chain of doorways joins to the first (as bench_align counts them).
-    part = list(range(len(files)))
-
-    def find(x):
-        while part[x] != x:
-            x = part[x]
-        return x
-    for key in ("doors", "openings"):
-        for element in truth["structure"][key]:
-            members = [index[s["file"]] for s in element["sources"]]
-            for other in members[1:]:
-                part[find(other)] = find(members[0])
+    joined = reached_by_doorways(truth)
     results = []
     for i in free:
-        if find(i) != find(0):
+        if files[i] not in joined:
             continue
         middles = [e[2] for e in noisy[files[i]].values() if e[0] == "walls"]
         middle = (sum(m[0] for m in middles) / len(middles), sum(m[1] for m in middles) / len(middles))

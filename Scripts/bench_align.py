@@ -75,17 +75,7 @@ def assess(folder, truth, kept=frozenset()):
                 sharing |= files
     # Files that a chain of doorways joins to the first capture's: the rest (a second flat that
     # no door joins to the first) no doorway can place.
-    part = {c["file"]: c["file"] for c in captures}
-
-    def find(name):
-        while part[name] != name:
-            name = part[name]
-        return name
-    for key in ("doors", "openings"):
-        for element in truth["structure"][key]:
-            files = [s["file"] for s in element["sources"]]
-            for other in files[1:]:
-                part[find(other)] = find(files[0])
+    joined = align_bound.reached_by_doorways(truth)
     results = []
     for capture in captures[1:]:
         name = capture["file"]
@@ -94,7 +84,7 @@ def assess(folder, truth, kept=frozenset()):
         walls_after = {w["identifier"]: w for w in after["walls"]}
         wall = next((w for w in before["walls"] if w["identifier"] in walls_after), None)
         if wall is None:
-            results.append((name, "wrong", math.inf, math.inf, name in sharing, find(name) == find(anchor["file"])))
+            results.append((name, "wrong", math.inf, math.inf, name in sharing, name in joined))
             continue
         d0, c0 = plan_pose(wall["transform"])
         d1, c1 = plan_pose(walls_after[wall["identifier"]]["transform"])
@@ -125,7 +115,7 @@ def assess(folder, truth, kept=frozenset()):
             kind = "across"
         else:
             kind = "wrong"
-        results.append((name, kind, metres, degrees, name in sharing, find(name) == find(anchor["file"])))
+        results.append((name, kind, metres, degrees, name in sharing, name in joined))
     return results
 
 
