@@ -171,6 +171,71 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(object?["vendorNote"] as? String, "kept too")
     }
 
+    /// A re-merge rebuilds the structure's own arrays from the rooms, so an edit of a
+    /// structure-level element goes to the room elements it stands for (it was undone by the
+    /// next re-merge: a `set` reverted, a deleted television back), and an element no room
+    /// stands for is kept (it was dropped, and a structure with empty rooms lost every wall).
+    func testARemergeKeepsWhatWasEditedOrAddedAtStructureLevel() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 14, rooms: 4))
+        let path = folder.appendingPathComponent("home.json").path
+        var json = try JSONSerialization.jsonObject(with: Data(RoomPlanCodec.encode(.structure(building.structure)))) as! [String: Any]
+        var objects = json["objects"] as! [[String: Any]]
+        XCTAssertGreaterThanOrEqual(objects.count, 2)
+        var added = objects[0]
+        added["identifier"] = "4EDDEAE7-77B8-441B-8585-A113B575C792"
+        var transform = added["transform"] as! [Double]
+        transform[12] += 0.5
+        added["transform"] = transform
+        objects.append(added)
+        json["objects"] = objects
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let listed = try Harness.jsonArray(try Harness.run(["-q", "--json", path, "-c", "ls objects where level = structure"]).stdout)
+        func handle(_ identifier: String) -> String { listed.first { $0["identifier"] as? String == identifier }?["handle"] as? String ?? "?" }
+        let setOn = objects[0]["identifier"] as! String, deleted = objects[1]["identifier"] as! String
+        let confidence = objects[0]["confidence"] as? [String: Any]
+        let to = confidence?["low"] != nil ? "high" : "low"
+        let out = folder.appendingPathComponent("out.json").path
+        let result = try Harness.run([path, "-c", "set \(handle(setOn)) confidence \(to); delete \(handle(deleted)); move r1 0.02 0; merge; save \(out)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("also set on the room element it stands for"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("the room element it stands for went with it"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("kept 1 object that no room element stands for (\(handle(added["identifier"] as! String)))"), result.stderr)
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as! [String: Any]
+        let top = saved["objects"] as! [[String: Any]]
+        let rooms = (saved["rooms"] as! [[String: Any]]).flatMap { $0["objects"] as! [[String: Any]] }
+        func confidences(_ list: [[String: Any]]) -> [String] {
+            list.filter { $0["identifier"] as? String == setOn }.compactMap { ($0["confidence"] as? [String: Any])?.keys.first }
+        }
+        XCTAssertEqual(confidences(top), [to], "the structure-level edit survives the re-merge")
+        XCTAssertEqual(confidences(rooms), [to], "and the room's copy has it")
+        XCTAssertFalse((top + rooms).contains { $0["identifier"] as? String == deleted }, "the deleted object stays deleted")
+        let kept = top.filter { $0["identifier"] as? String == added["identifier"] as? String }
+        XCTAssertEqual(kept.count, 1)
+        let written = ((try JSONSerialization.jsonObject(with: original) as! [String: Any])["objects"] as! [[String: Any]]).last!
+        XCTAssertEqual(kept.first?["transform"] as? [Double], written["transform"] as? [Double], "the object no room stands for, as it was")
+        // Restored, the structure-level object and its room copy are back where they were.
+        let restored = folder.appendingPathComponent("restored.json").path
+        let back = try Harness.run(["-q", path, "-c", "delete \(handle(deleted)); restore \(handle(deleted)); save \(restored)"])
+        XCTAssertEqual(back.status, 0, back.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: restored)), original)
+        // A structure whose rooms are empty: `merge --rebuild` has nothing to rebuild from and keeps every array.
+        var empty = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+        empty["rooms"] = (empty["rooms"] as! [[String: Any]]).map { room in
+            var room = room
+            for key in ["walls", "doors", "windows", "openings", "floors", "objects", "sections"] { room[key] = [Any]() }
+            return room
+        }
+        let emptyPath = folder.appendingPathComponent("empty.json").path
+        try JSONSerialization.data(withJSONObject: empty).write(to: URL(fileURLWithPath: emptyPath))
+        let emptyBytes = try Data(contentsOf: URL(fileURLWithPath: emptyPath))
+        let rebuilt = try Harness.run([emptyPath, "-c", "merge --rebuild; save"])
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertTrue(rebuilt.stderr.contains("walls") && rebuilt.stderr.contains("that no room element stands for"), rebuilt.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: emptyPath)), emptyBytes, "nothing lost, nothing rewritten")
+    }
+
     /// A merge result named like an open file (`--into kitchen` beside kitchen.json) is
     /// kitchen-2 and saves to kitchen-2.json, not over the open room's file; a second `merge`
     /// naming no rooms merges the room files again, not also the first result's copies.

@@ -139,11 +139,37 @@ extension Workspace {
         guard section.label != label else { return plan }
         section.label = label
         plan.changes.append(.element(identity, .section(section)))
-        if let twin = link(of: identity)?.element, case .section(var merged)? = element(twin), merged.label != label {
-            merged.label = label
-            plan.changes.append(.element(twin, .section(merged)))
+        for copy in copies(of: identity) {
+            if case .section(var other)? = element(copy), other.label != label {
+                other.label = label
+                plan.changes.append(.element(copy, .section(other)))
+            }
         }
+        plan.notes += roomCopiesNote(identity) { "also relabelled the room section\($0 ? "" : "s") it stands for" }
         return plan
+    }
+
+    /// The other copies of one thing in a structure, as they are now: for a room's element,
+    /// the structure-level element it stands for; for a structure-level element, the room
+    /// elements it stands for. An edit of the thing's judgement (label, category, attributes,
+    /// confidence, a door's state, its model, its being there at all) goes to every copy, so
+    /// that a re-merge, which rebuilds the structure-level arrays from the rooms, keeps it.
+    func copies(of identity: Identity) -> [Identity] {
+        if identity.scope == .structure { return owners(of: identity).filter(exists) }
+        if let target = link(of: identity)?.element, exists(target) { return [target] }
+        return []
+    }
+
+    /// "also …: o3 (in r2)" for an edit of a structure-level element that went to the room
+    /// copies too (nothing for a room's own element: its structure-level copy follows it, as ever).
+    func roomCopiesNote(_ identity: Identity, _ lead: (_ one: Bool) -> String) -> [String] {
+        guard identity.scope == .structure else { return [] }
+        let copies = owners(of: identity).filter(exists)
+        guard !copies.isEmpty else { return [] }
+        let listed = copies.prefix(6).map { copy in
+            (handles.handle(for: copy) ?? "an element") + (copy.room.flatMap { handles.handle(for: $0) }.map { " (in \($0))" } ?? "")
+        }
+        return [lead(copies.count == 1) + ": " + listed.joined(separator: ", ") + (copies.count > 6 ? ", …" : "")]
     }
 
     /// A free-text name for a room or section (nil or "" removes it).
@@ -172,8 +198,8 @@ extension Workspace {
             throw EditError(isDeleted(identity) ? "it is deleted (restore it first)" : "no such object")
         }
         var identifiers = [object.identifier]
-        if let twin = link(of: identity)?.element, case .object(let other)? = element(twin), other.identifier != object.identifier {
-            identifiers.append(other.identifier)
+        for copy in copies(of: identity) {
+            if case .object(let other)? = element(copy), !identifiers.contains(other.identifier) { identifiers.append(other.identifier) }
         }
         var plan = EditPlan()
         for identifier in identifiers where file.models[identifier] != path {
@@ -203,17 +229,27 @@ extension Workspace {
         }
         guard updated != element else { return plan }
         plan.changes.append(.element(identity, updated))
-        // The structure-level element is the same door or chair, even when other rooms see it too.
-        if let twin = link(of: identity)?.element, let twinElement = self.element(twin) {
+        // The structure-level element is the same door or chair, even when other rooms see it
+        // too; and a structure-level element's room copies are that door or chair.
+        for copy in copies(of: identity) {
+            guard let copyElement = self.element(copy) else { continue }
             var notes: [String] = []
-            let twinUpdated: Element?
-            switch twinElement {
-            case .object(let object): twinUpdated = .object(try Self.set(field, value, on: object, notes: &notes))
-            case .surface(let surface): twinUpdated = .surface(try Self.set(field, value, on: surface))
-            case .section: twinUpdated = nil
+            let copyUpdated: Element?
+            // A copy that cannot take the value (another category, so another schema) keeps
+            // its own, and the person is told.
+            do {
+                switch copyElement {
+                case .object(let object): copyUpdated = .object(try Self.set(field, value, on: object, notes: &notes))
+                case .surface(let surface): copyUpdated = .surface(try Self.set(field, value, on: surface))
+                case .section: copyUpdated = nil
+                }
+            } catch {
+                plan.notes.append("\(handles.handle(for: copy) ?? "its copy") kept its own \(field): \(error.message)")
+                continue
             }
-            if let twinUpdated, twinUpdated != twinElement { plan.changes.append(.element(twin, twinUpdated)) }
+            if let copyUpdated, copyUpdated != copyElement { plan.changes.append(.element(copy, copyUpdated)) }
         }
+        plan.notes += roomCopiesNote(identity) { "also set on the room element\($0 ? "" : "s") it stands for" }
         return plan
     }
 
@@ -308,6 +344,18 @@ extension Workspace {
             throw EditError(isDeleted(identity) ? "it is already deleted" : "no such element")
         }
         var plan = EditPlan(changes: [.remove(identity), .bury(identity, element)])
+        // A structure-level element is the room elements it stands for, as the structure
+        // sees them: they go with it (a re-merge would otherwise bring it back), and
+        // `restore` puts them all back.
+        var gone = [identity]
+        if identity.scope == .structure {
+            let copies = owners(of: identity).filter(exists)
+            for copy in copies {
+                if let copyElement = self.element(copy) { plan.changes += [.remove(copy), .bury(copy, copyElement)] }
+            }
+            gone += copies
+            plan.notes += roomCopiesNote(identity) { "the room element\($0 ? "" : "s") it stands for went with it (restore brings \($0 ? "it" : "them") back too)" }
+        }
         if let link = link(of: identity) {
             let others = owners(of: link.element).filter { $0 != identity && exists($0) }
             if others.isEmpty, let twin = self.element(link.element) {
@@ -317,11 +365,15 @@ extension Workspace {
             }
         }
         // Doors and windows in a deleted wall would point at nothing.
-        if let room = capture(identity), let identifier = identity.identifier {
-            let children = (room.doors + room.windows + room.openings).filter { $0.parentIdentifier == identifier }.count
-                + room.objects.filter { $0.parentIdentifier == identifier }.count
-            if children > 0 {
-                plan.notes.append("\(children) element\(children == 1 ? "" : "s") in the room name\(children == 1 ? "s" : "") it as parent")
+        for element in gone {
+            if let room = capture(element), let identifier = element.identifier {
+                let children = (room.doors + room.windows + room.openings).filter { $0.parentIdentifier == identifier }.count
+                    + room.objects.filter { $0.parentIdentifier == identifier }.count
+                if children > 0 {
+                    let whose = element == identity ? "it" : (handles.handle(for: element) ?? "its copy")
+                    plan.notes.append("\(children) element\(children == 1 ? "" : "s") in the \(element.scope == .structure ? "structure" : "room") "
+                                      + "name\(children == 1 ? "s" : "") \(whose) as parent")
+                }
             }
         }
         return plan
@@ -334,6 +386,20 @@ extension Workspace {
         var plan = EditPlan(changes: [.bury(identity, nil), .insert(identity, element, at: position)])
         if let twin = link(of: identity)?.element, let twinPosition = restorePosition(of: twin), let twinElement = buried(twin) {
             plan.changes += [.bury(twin, nil), .insert(twin, twinElement, at: twinPosition)]
+        }
+        // The room elements that went with a structure-level element. Each position is worked
+        // out before any of them is put back, so within one array they go back from the last
+        // place to the first (putting one back then never shifts a place still to be used).
+        if identity.scope == .structure {
+            var back: [(identity: Identity, element: Element, at: Int, rank: Int)] = []
+            for copy in owners(of: identity) {
+                if let at = restorePosition(of: copy), let copyElement = buried(copy) {
+                    let rank = file(id: copy.file)?.originalKeys[copy.scope]?[copy.kind].index(of: copy.key) ?? Int.max
+                    back.append((copy, copyElement, at, rank))
+                }
+            }
+            back.sort { ($0.at, $0.rank) > ($1.at, $1.rank) }
+            for entry in back { plan.changes += [.bury(entry.identity, nil), .insert(entry.identity, entry.element, at: entry.at)] }
         }
         return plan
     }

@@ -76,9 +76,22 @@ extension Workspace {
         if rooms.count == 1 { plan.notes.append("a structure of one room") }
 
         if let file = file(id: rooms[0].file), file.isStructure, Set(rooms) == Set(file.rooms), rooms.allSatisfy({ $0.file == file.id }) {
-            plan.changes += try remergeChanges(file, rooms: rooms, captures: captures, result: result, stories: stories)
+            plan.changes += try remergeChanges(file, rooms: rooms, captures: captures, result: result, stories: stories, notes: &plan.notes)
         } else {
             plan.changes.append(.openFile(mergedFile(rooms: rooms, result: result, name: name, folder: folder), at: files.count))
+            // A structure whose rooms go into a new one may hold elements no room stands for:
+            // they stay in it (it is not changed), but the new structure has nothing to make them from.
+            for id in Set(rooms.map(\.file)).sorted() {
+                guard let source = file(id: id), source.isStructure else { continue }
+                let alone = ElementKind.surfaceKinds.map { $0 } + [.object]
+                let count = alone.reduce(0) { total, kind in
+                    total + source.identities(.structure, kind).filter { (source.owners[$0] ?? []).isEmpty }.count
+                }
+                if count > 0 {
+                    plan.notes.append("\(source.name) has \(count) structure-level element\(count == 1 ? "" : "s") no room element stands for: "
+                                      + "\(count == 1 ? "it stays" : "they stay") there, and the new structure does not have \(count == 1 ? "it" : "them")")
+                }
+            }
         }
         return (plan, result.report)
     }
@@ -86,7 +99,7 @@ extension Workspace {
     /// A re-merge in place: the rooms' stories (if they change) and every structure-level
     /// array replaced, links rebuilt from provenance.
     private func remergeChanges(_ file: WorkspaceFile, rooms: [Identity], captures: [CapturedRoom], result: MergeResult,
-                                stories: StoryRule) throws(EditError) -> [Change] {
+                                stories: StoryRule, notes: inout [String]) throws(EditError) -> [Change] {
         var changes: [Change] = []
         if case .byHeight = stories {
             for (room, capture) in zip(rooms, captures) where capture.effectiveStory != self.capture(room)?.effectiveStory {
@@ -97,9 +110,13 @@ extension Workspace {
         let before = file.capture(.structure)
         var next = file.nextSectionKey
         var sectionKeys: [String] = []
+        var carriedHandles: [String] = []
+        var carriedCounts: [(ElementKind, Int)] = []
         for kind in [ElementKind.wall, .door, .window, .opening, .floor, .object, .section] {
             // What the structure's own element had beyond what wb models stays with the element
-            // that keeps its identifier (a re-merge dropped it).
+            // that keeps its identifier (a re-merge dropped it), and so does its judgement
+            // (category, attributes, confidence, a door's state): an edit of it went to its room
+            // copies too, but rooms that see one wall from both sides may disagree.
             var earlier: [String: Element] = [:]
             if kind != .section, let before {
                 for index in 0..<before.count(of: kind) {
@@ -107,16 +124,43 @@ extension Workspace {
                     if let id = element.identifier, earlier[id] == nil { earlier[id] = element }
                 }
             }
+            // A structure-level element no room element stands for (a person's addition,
+            // another tool's, or a structure whose rooms are empty) is not the merge's to drop:
+            // it is kept, after what the merge built, under its own key.
+            var carried: [(key: String, element: Element)] = []
+            if let before {
+                for (index, key) in file.keys(.structure, kind).keys.enumerated() where index < before.count(of: kind) {
+                    let identity = Identity(file: file.id, scope: .structure, kind: kind, key: key)
+                    if (file.owners[identity] ?? []).isEmpty {
+                        carried.append((key, before.element(kind, at: index)!))
+                        if let handle = handles.handle(for: identity) { carriedHandles.append(handle) }
+                    }
+                }
+            }
+            if !carried.isEmpty { carriedCounts.append((kind, carried.count)) }
             let elements = (0..<merged.count(of: kind)).map { index in
                 let element = merged.element(kind, at: index)!
-                return element.identifier.flatMap { earlier[$0] }.map { element.keepingExtras(of: $0) } ?? element
-            }
-            let keys: [String]
+                return element.identifier.flatMap { earlier[$0] }.map { element.keepingExtras(of: $0).keepingJudgement(of: $0) } ?? element
+            } + carried.map(\.element)
+            let carriedKeys = Set(carried.map(\.key))
+            var keys: [String]
             if kind == .section {
-                keys = elements.indices.map { index in file.keys(.structure, .section).keys[safe: index] ?? { next += 1; return "S\(next - 1)" }() }
+                var reusable = file.keys(.structure, .section).keys.filter { !carriedKeys.contains($0) }.makeIterator()
+                keys = (0..<merged.count(of: kind)).map { _ in reusable.next() ?? { next += 1; return "S\(next - 1)" }() }
             } else {
                 keys = ArrayKeys(identifiers: (0..<merged.count(of: kind)).lazy.map { merged.identifier(of: kind, at: $0) },
                                  count: merged.count(of: kind)).keys
+            }
+            var taken = Set(keys)
+            for entry in carried {
+                var key = entry.key
+                if taken.contains(key) {
+                    let base = entry.element.identifier ?? key
+                    var copy = 1
+                    repeat { copy += 1; key = "\(base)~\(copy)" } while taken.contains(key) || file.keys(.structure, kind).index(of: key) != nil
+                }
+                taken.insert(key)
+                keys.append(key)
             }
             if kind == .section { sectionKeys = keys }
             // An array the merge rebuilds as it was is not changed (a merge that changed nothing
@@ -124,6 +168,13 @@ extension Workspace {
             let current = before.map { capture in (0..<capture.count(of: kind)).map { capture.element(kind, at: $0)! } }
             if current == elements && file.keys(.structure, kind).keys == keys { continue }
             changes.append(.replaceArray(file: file.id, .structure, kind, elements, keys: keys))
+        }
+        if !carriedCounts.isEmpty {
+            let counted = carriedCounts.map { "\($0.1) \($0.1 == 1 ? $0.0.rawValue : $0.0.plural)" }
+            let listed = carriedHandles.prefix(8).joined(separator: ", ") + (carriedHandles.count > 8 ? ", …" : "")
+            let one = carriedHandles.count == 1
+            notes.append("kept " + counted.joined(separator: ", ") + " that no room element stands for (\(listed)), as \(one ? "it was" : "they were")"
+                         + ": the merge has nothing to rebuild \(one ? "it" : "them") from (delete \(one ? "it" : "one") to drop it)")
         }
         // Links: each room element to the structure-level element it became.
         let positions = Self.positions(in: merged)
@@ -242,6 +293,24 @@ extension CapturedRoom {
 }
 
 extension Element {
+    /// This element with `other`'s category, attributes and confidence (a door's open state),
+    /// where both are the same kind of thing: its place and size stay this one's.
+    func keepingJudgement(of other: Element) -> Element {
+        switch (self, other) {
+        case (.surface(var surface), .surface(let old)):
+            if surface.category.name == old.category.name { surface.category = old.category }
+            surface.confidence = old.confidence ?? surface.confidence
+            return .surface(surface)
+        case (.object(var object), .object(let old)):
+            object.category = old.category
+            object.attributes = old.attributes ?? object.attributes
+            object.confidence = old.confidence ?? object.confidence
+            return .object(object)
+        default:
+            return self
+        }
+    }
+
     /// This element with the members `other` kept beyond what wb models and this one lacks
     /// (where both have a key, this one's value stays).
     func keepingExtras(of other: Element) -> Element {
