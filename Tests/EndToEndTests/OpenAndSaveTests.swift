@@ -25,6 +25,52 @@ final class OpenAndSaveTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first)), before)
     }
 
+    /// A copy or an export replaces a file already at its PATH only when that file is what it
+    /// writes (a notes file was replaced by `save notes.json` and `export structure
+    /// notes.json`, and a scan that was not open by `export csv`); --force replaces it.
+    /// A merge result exported to its own path is then saved there (save refused: "exists
+    /// and is not ab", and kept every other changed file unsaved).
+    func testACopyOrAnExportReplacesOnlyWhatItWrites() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 21, name: "room.json")
+        let scan = try Harness.generatedRoom(in: folder, seed: 22, name: "scan.json")
+        let notes = folder.appendingPathComponent("notes.json").path
+        let words = Data(#"{"my":"notes"}"#.utf8)
+        try words.write(to: URL(fileURLWithPath: notes))
+        let scanBytes = try Data(contentsOf: URL(fileURLWithPath: scan))
+        for (command, said) in [("save \(notes)", "or save --force to replace it"),
+                                ("export structure \(notes)", "or export --force to replace it"),
+                                ("export csv \(scan)", "is a RoomPlan scan: an export does not replace it"),
+                                ("export svg \(scan)", "is a RoomPlan scan: an export does not replace it")] {
+            let refused = try Harness.run(["-q", room, "-c", command])
+            XCTAssertEqual(refused.status, 1, command)
+            XCTAssertTrue(refused.stderr.contains(said), refused.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: notes)), words, command)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scan)), scanBytes, command)
+        }
+        // An earlier run's output is replaced, as a script run twice needs.
+        let copy = folder.appendingPathComponent("copy.json").path, listing = folder.appendingPathComponent("rooms.csv").path
+        for _ in 0..<2 {
+            let again = try Harness.run(["-q", room, "-c", "save \(copy); export csv \(listing)"])
+            XCTAssertEqual(again.status, 0, again.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), try Data(contentsOf: URL(fileURLWithPath: room)))
+        let forced = try Harness.run(["-q", room, "-c", "save --force \(notes)"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: notes)), try Data(contentsOf: URL(fileURLWithPath: room)))
+        // A merge result exported to its own default path, then saved.
+        let other = try Harness.generatedRoom(in: folder, seed: 23, name: "other.json")
+        let merged = folder.appendingPathComponent("ab.json").path
+        let saved = try Harness.run(["-q", room, other, "-c", "merge --into ab; export structure \(merged); save"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertNotNil(try? RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: merged)))))
+        // But not once something else was written there in between.
+        let changed = try Harness.run(["-q", room, other, "-c", "merge --into ab; export structure \(merged)",
+                                       "-c", "export csv \(merged) --force", "-c", "save"])
+        XCTAssertEqual(changed.status, 1, changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("exists and is not ab"), changed.stderr)
+    }
+
     /// A file another tool wrote in its own layout (here one line, keys in another order) is
     /// left byte for byte by a save that changes only names, which go in the sidecar; it was
     /// respelled in Apple's layout. An edit of its content writes it.

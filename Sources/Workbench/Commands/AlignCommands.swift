@@ -599,13 +599,21 @@ extension Shell {
             if names != nil { inform("would write \(sidecarPath) (its names; --dry-run)") }
             return
         }
+        // A merge result written to its own path: `save` may then replace that file as its own.
+        func remember() {
+            if let source, source.stamp == nil, onlyRoom == nil, FileIO.sameFile(path.text, source.path), let stamp = FileIO.stamp(of: path.text) {
+                exportedUnsaved[source.path] = (source.id, stamp)
+            }
+        }
         guard var names else {
             if try export(bytes, to: path) { return }
+            remember()
             inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes)")
             return
         }
         try checkNotOpen(path, by: "an export")
         try checkNotOpen(Argument(text: sidecarPath, location: path.location), by: "an export's names")
+        try checkReplaceable(path, writesRoomPlan: true, force: exportReplaces.force, by: "export")
         var writes: [FileWrite] = []
         var keptAside: String?
         if let (aside, old) = sidecarToKeep(sidecarPath) {
@@ -625,6 +633,7 @@ extension Shell {
             throw CommandFailure("cannot write \(path.text): \(error.path == path.text ? "" : "\(error.path): ")\(error.message)", at: path)
         }
         if let keptAside { warn("\(sidecarPath) was one this wb cannot read in full: a copy of it was kept as \(keptAside)") }
+        remember()
         inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes), with \(sidecarPath) beside it")
     }
 

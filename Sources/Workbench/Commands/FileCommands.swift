@@ -233,6 +233,8 @@ extension Shell {
         let now = FileIO.stamp(of: file.path)
         // A document wb made (a merge result) has never been on disk: it never replaces a file.
         if file.stamp == nil {
+            // Unless this session's `export structure` wrote it there, and no one changed it since.
+            if let now, let exported = exportedUnsaved[file.path], exported.file == file.id, exported.stamp == now { return nil }
             return now == nil ? nil : "exists and is not \(file.name) (save --force to replace it, or export structure PATH)"
         }
         if now == file.stamp { return nil }
@@ -329,12 +331,14 @@ extension Shell {
             CommandSpec(
                 "save",
                 arguments: [ArgumentSpec("PATH", .path, .optional), ArgumentSpec("NAME", .openFile, .optional)],
-                options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened, or is write-protected")],
+                options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened, or is write-protected, "
+                                     + "or PATH holds something that is not a RoomPlan file")],
                 summary: "write changed files back, or a copy to PATH",
                 details: """
                     Without PATH, writes every open file that has changes back where it came from. With
                     PATH, writes the one open file to PATH (in RoomPlan's own JSON form); with several open,
-                    save PATH NAME writes the open file NAME there. Writes are atomic:
+                    save PATH NAME writes the open file NAME there; a file already at PATH is replaced only when it is a
+                    RoomPlan file (an earlier copy), anything else only with --force. Writes are atomic:
                     a temporary file in the same folder is flushed and renamed over the target, so the old
                     file stays whole until the new one is complete; the file's permissions are kept.
                     Refuses to replace a write-protected file (or its names file), unless --force.
@@ -364,7 +368,10 @@ extension Shell {
                                              at: target)
                     }
                     // A copy never lands on another open file (or its names file), as an export never does.
-                    if !samePlace { try shell.checkNotOpen(target, by: "a copy", except: file.id) }
+                    if !samePlace {
+                        try shell.checkNotOpen(target, by: "a copy", except: file.id)
+                        try shell.checkReplaceable(target, writesRoomPlan: true, force: force, by: "save")
+                    }
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
                     try shell.checkNotWriteProtected(file, to: target.text, force: force, at: target)
                     let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)

@@ -346,6 +346,7 @@ extension Shell {
     func preflightExport(_ path: Argument) throws {
         guard path.text != "-" && path.text != "/dev/stdout" else { return }
         try checkNotOpen(path, by: "an export")
+        try checkReplaceable(path, writesRoomPlan: exportReplaces.writesRoomPlan, force: exportReplaces.force, by: "export")
         try claimWrites([path.text], at: path)
         do {
             try FileIO.preflight(path.text)
@@ -360,6 +361,7 @@ extension Shell {
             return true
         }
         try checkNotOpen(path, by: "an export")
+        try checkReplaceable(path, writesRoomPlan: exportReplaces.writesRoomPlan, force: exportReplaces.force, by: "export")
         try claimWrites([path.text], at: path)
         do {
             try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults, flushes: !options.defersFlush)
@@ -386,6 +388,25 @@ extension Shell {
                 throw CommandFailure("will not write \(path): \(problem); give each file a path of its own "
                                      + "(e.g. save \"$out/$FILE_STEM.json\")", at: word)
             }
+        }
+    }
+
+    /// A file already at PATH that is not what is being written there is not replaced
+    /// unsaid: `save PATH` and `export structure PATH` (RoomPlan JSON) replace a RoomPlan file
+    /// (an earlier run's output) but not anything else (a notes file, a typo's victim); the
+    /// other exports replace anything but a RoomPlan scan or a names file (`export csv
+    /// kitchen.json` turned a scan that was not open into a listing). `--force` replaces it.
+    func checkReplaceable(_ path: Argument, writesRoomPlan: Bool, force: Bool, by command: String) throws {
+        guard !force, path.text != "-", path.text != "/dev/stdout", FileIO.isRegularFile(path.text) else { return }
+        let bytes = (try? FileIO.read(path.text)) ?? []
+        let isScan = (try? RoomPlanCodec.decode(bytes)) != nil
+        if writesRoomPlan, !isScan {
+            throw CommandFailure("\(path.text) exists and is not a RoomPlan file: it is not replaced "
+                                 + "(give another PATH, or \(command) --force to replace it); nothing was written", at: path)
+        }
+        if !writesRoomPlan, isScan || (path.text.hasSuffix(".wb.json") && (try? Sidecar.decode(bytes)) != nil) {
+            throw CommandFailure("\(path.text) is \(isScan ? "a RoomPlan scan" : "a names file"): an export does not replace it "
+                                 + "(give another PATH, or export --force to replace it); nothing was written", at: path)
         }
     }
 

@@ -60,6 +60,13 @@ public final class Shell {
     /// How many files this shell has written (saves, exports): a batch tells a changed file
     /// from an unchanged one by it.
     public internal(set) var filesWritten = 0
+    /// What the export being run may replace (see `checkReplaceable`): set by `export` for
+    /// the length of one command.
+    var exportReplaces = (writesRoomPlan: false, force: false)
+    /// Where `export structure` wrote a document of this session that has no file of its own
+    /// yet (a merge result), with the file as written: `save` then replaces that file as its
+    /// own (it refused: "exists and is not ab").
+    var exportedUnsaved: [String: (file: Int, stamp: FileStamp)] = [:]
     /// In a batch: claims a path this file's script is about to write, and says why not when
     /// another file of the batch wrote it already (nil: go ahead).
     public var claimWrite: (@Sendable (String) -> String?)?
