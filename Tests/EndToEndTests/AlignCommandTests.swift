@@ -58,6 +58,10 @@ final class AlignCommandTests: XCTestCase {
         let relative = captures[0].placement.inverse.composed(after: captures[1].placement)
         let expected = captures[1].room.walls[0].moved(by: relative).transform.translation
         XCTAssertLessThan(moved.walls[0].transform.translation.distance(to: expected), 1e-3, "r2 is where the ground truth says")
+        // A negative offset is said as one, not as a distance apart alone ("now 0.500 m apart").
+        let crossed = try Harness.run(paths + ["-c", "align r2 using \(second) to \(first) --offset -0.5"])
+        XCTAssertEqual(crossed.status, 0, crossed.stderr)
+        XCTAssertTrue(crossed.stderr.contains("now 0.500 m apart the other way (past each other, as --offset -0.500 asks)"), crossed.stderr)
     }
 
     func testAlignRefusesWhatItCannotDo() throws {
@@ -143,6 +147,14 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertFalse(faces.isEmpty && centres.isEmpty, note)
         for room in faces { XCTAssertEqual(building.captures[room - 1].wallPlacement, .face, "r\(room): \(note)") }
         for room in centres { XCTAssertEqual(building.captures[room - 1].wallPlacement, .centreLine, "r\(room): \(note)") }
+        // Once aligned into one frame, the room files' stories are checked against one another's
+        // floors (only a structure's were); before, each file's floor height is its own scan's.
+        let checked = try Harness.run(paths + ["-q", "--json", "-c", "align --all auto; story r1 7; check"])
+        XCTAssertEqual(checked.status, 0, checked.stderr)
+        XCTAssertEqual(try Harness.jsonArray(checked.stdout).filter { $0["kind"] as? String == "story-height" }.compactMap { $0["handle"] as? String },
+                       ["r1"], checked.stdout)
+        let unaligned = try Harness.run(paths + ["-q", "--json", "-c", "story r1 7; check"])
+        XCTAssertFalse(unaligned.stdout.contains("story-height"), unaligned.stdout)
         // Nothing to place is said, not failed: a fix-up script goes on to its save.
         let alone = try Harness.run([paths[0], "-c", "align --all auto", "-c", "name r1 Den", "-c", "save"])
         XCTAssertEqual(alone.status, 0, alone.stderr)

@@ -376,4 +376,24 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(storyFindings.count, 1)
         XCTAssertTrue(storyFindings.first?.reason.contains("2.80 m") == true, storyFindings.first?.reason ?? "")
     }
+
+    /// Separate room files that align put in one frame are one building: a story that
+    /// disagrees with the floor heights is found there too (only a structure's rooms were
+    /// checked: stories -5, 7, 0 on one floor passed). Files not known to share a frame are not
+    /// compared (each scan's floor height is its own session's).
+    func testStoriesOfRoomFilesInOneFrameAreCheckedTogether() {
+        var workspace = Workspace()
+        let rooms = [cleanRoom(story: 0), cleanRoom(story: 7, offset: PlanPoint(x: 8, z: 0)),
+                     cleanRoom(story: 0, offset: PlanPoint(x: 0, z: 8)), cleanRoom(floor: 2.8, story: 1, offset: PlanPoint(x: 8, z: 8))]
+        for (index, room) in rooms.enumerated() {
+            workspace.add(path: "/tmp/check-\(index).json", document: .room(room), stamp: nil, diagnostics: [])
+        }
+        let all = workspace.files.flatMap(\.rooms)
+        XCTAssertEqual(workspace.check().filter { $0.kind == .storyHeight }.count, 0, "not known to share a frame")
+        let together = workspace.check(together: all).filter { $0.kind == .storyHeight }
+        XCTAssertEqual(together.map(\.elements), [[all[1]]], together.map(\.reason).joined(separator: "; "))
+        XCTAssertTrue(together.first?.reason.contains("on story 7") == true, together.first?.reason ?? "")
+        // One file alone among them has nothing to be compared with.
+        XCTAssertEqual(workspace.check(together: [all[1]]).filter { $0.kind == .storyHeight }.count, 0)
+    }
 }

@@ -56,8 +56,17 @@ public struct CheckTolerances: Sendable {
 extension Workspace {
     /// The quality problems of the open files, in the order of the kinds, each with the
     /// elements involved. Linear in the files but for pairs found through a grid.
-    public func check(files ids: [Int]? = nil, tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
+    ///
+    /// `together`: rooms of separate room files known to lie in one frame (placed by `align`
+    /// beside the first room): their stories are checked against their floor heights as
+    /// one building's, as a structure's rooms are.
+    public func check(files ids: [Int]? = nil, together: [Identity] = [], tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
         var findings: [Finding] = []
+        let alone = together.filter { room in
+            guard let file = file(id: room.file) else { return false }
+            return !file.isStructure && (ids?.contains(file.id) ?? true)
+        }
+        if Set(alone.map(\.file)).count > 1 { findings += storyHeights(rooms: alone, tolerances) }
         for file in files where ids?.contains(file.id) ?? true {
             var byScope: [(scope: Scope, findings: [Finding])] = []
             for scope in file.scopes {
@@ -412,7 +421,11 @@ extension Workspace {
     }
 
     private func storyHeights(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
-        let assignment = storiesByHeight(of: file.rooms, tolerance: t.storyTolerance)
+        storyHeights(rooms: file.rooms, t)
+    }
+
+    private func storyHeights(rooms: [Identity], _ t: CheckTolerances) -> [Finding] {
+        let assignment = storiesByHeight(of: rooms, tolerance: t.storyTolerance)
         guard assignment.levels.count > 0 else { return [] }
         // A story number means one height: the rooms of each height level should share one,
         // and no two levels the same one.

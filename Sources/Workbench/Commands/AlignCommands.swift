@@ -712,7 +712,9 @@ extension Shell {
         let (a, b): (Double, Double) = alignment.widths
         let moved = "\(handleText(room)) moved \(formatted(distance, digits: 3)) m and turned \(formatted(turned, digits: 1))°"
         let pair = "(\(handleText(element)) onto \(handleText(target)))"
-        let agreement = "now \(formatted(alignment.separation, digits: 3)) m apart, \(formatted(alignment.angle, digits: 1))° between them, "
+        // A negative offset puts the planes past one another: said, not shown as a distance apart alone.
+        let crossed = offset < 0 && alignment.separation > 1e-4 ? " the other way (past each other, as --offset \(formatted(offset, digits: 3)) asks)" : ""
+        let agreement = "now \(formatted(alignment.separation, digits: 3)) m apart\(crossed), \(formatted(alignment.angle, digits: 1))° between them, "
             + "\(formatted(a, digits: 2)) and \(formatted(b, digits: 2)) m wide, overlapping \(Int((alignment.overlap * 100).rounded()))%"
         let done = moved + " " + pair + ": " + agreement
         try perform(plan, text: invocation.text, done: done, placing: [room])
@@ -738,13 +740,14 @@ extension Shell {
                     overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
                     wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
                     floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
-                    with their floor height. Nothing is changed. --json gives one object per finding: kind (the
+                    with their floor height (a structure's rooms, and room files align put in one frame). Nothing is changed. --json gives one object per finding: kind (the
                     problem, as in the table), handle (the first element named), handles (all of them), message.
                     """
             ) { invocation in
                 let shell = invocation.shell
                 let files = try invocation.positional(0).map { [try shell.fileArgument($0).id] }
-                let findings = shell.session.workspace.check(files: files)
+                // Room files that align put in one frame are checked as one building's stories.
+                let findings = shell.session.workspace.check(files: files, together: shell.session.placedRooms)
                 let handles = shell.session.workspace.handles
                 if shell.options.json {
                     // `handle` is the first element named (as every listing's rows carry one, for
