@@ -301,6 +301,12 @@ final class CheckTests: XCTestCase {
         var farWindow = cleanRoom()
         farWindow.windows[0].transform.translation.x = 20_000
         XCTAssertTrue(findings([.room(farWindow)]).contains { $0.kind == .outOfRange && $0.reason.hasPrefix("a window with its centre") })
+        // A section at 3e38 is a broken number, said as that alone (it was said only as outside its room).
+        var farSection = cleanRoom()
+        farSection.sections[0].center = SIMD3(3e38, 3e38, 3e38)
+        XCTAssertEqual(findings([.room(farSection)]).map(\.kind), [.outOfRange])
+        XCTAssertTrue(findings([.room(farSection)]).first?.reason.hasPrefix("a section with its centre 5.20e38 m from the origin") == true,
+                      findings([.room(farSection)]).first?.reason ?? "")
         XCTAssertEqual(indefinite("opening"), "an opening")
         XCTAssertEqual(indefinite("oven (object)"), "an oven (object)")
         XCTAssertEqual(indefinite("door"), "a door")

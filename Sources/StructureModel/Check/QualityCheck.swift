@@ -172,7 +172,22 @@ extension Workspace {
         for (index, object) in capture.objects.enumerated() where index < objects.count {
             look(objects[index], object.dimensions, object.transform, object.category.name)
         }
+        // A section has only a centre (one at 3e38 was said only as lying outside its room).
+        let sections = identities(file, scope, .section)
+        for (index, section) in capture.sections.enumerated() where index < sections.count && Self.isBroken(section.center, t) {
+            let c = SIMD3<Double>(Double(section.center.x), Double(section.center.y), Double(section.center.z))
+            result.append(Finding(kind: .outOfRange, elements: [sections[index]],
+                                  reason: "a section with its centre \(magnitude((c * c).sum().squareRoot())) m from the origin: no scan measures that "
+                                      + "(a broken number in the file?)"))
+        }
         return result
+    }
+
+    /// A point further than any scan reaches (or not a number).
+    static func isBroken(_ point: SIMD3<Float>, _ t: CheckTolerances) -> Bool {
+        let p = SIMD3<Double>(Double(point.x), Double(point.y), Double(point.z))
+        let distance = (p * p).sum().squareRoot()
+        return !distance.isFinite || distance > t.farthest
     }
 
     private func duplicateWalls(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
@@ -407,7 +422,7 @@ extension Workspace {
             guard let capture = capture(room) else { continue }
             let outlines = capture.planOutlines
             guard !outlines.isEmpty else { continue }
-            for (index, section) in capture.sections.enumerated() {
+            for (index, section) in capture.sections.enumerated() where !Self.isBroken(section.center, t) {
                 let centre = PlanPoint(x: Double(section.center.x), z: Double(section.center.z))
                 let inside = outlines.contains { $0.encloses(centre) }
                 let distance = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: centre) } }.min() ?? 0
