@@ -211,6 +211,19 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(confidences(top), [to], "the structure-level edit survives the re-merge")
         XCTAssertEqual(confidences(rooms), [to], "and the room's copy has it")
         XCTAssertFalse((top + rooms).contains { $0["identifier"] as? String == deleted }, "the deleted object stays deleted")
+        // Elements nobody edited keep their identifiers (the copy with the structure's own is the
+        // survivor: a re-merge renamed doors and turned them about), and walls their thickness.
+        let before = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+        for key in ["doors", "walls", "windows"] {
+            let was = Set((before[key] as! [[String: Any]]).compactMap { $0["identifier"] as? String })
+            let now = Set((saved[key] as! [[String: Any]]).compactMap { $0["identifier"] as? String })
+            // (wb's merge joins one pair of walls the generator's structure keeps as two: 24 walls, 23.)
+            if key != "walls" { XCTAssertTrue(was.isSubset(of: now), "\(key): \(was.subtracting(now).count) identifiers lost") }
+            XCTAssertTrue(now.isSubset(of: was), "\(key): \(now.subtracting(was).count) identifiers taken from another copy")
+        }
+        let depths = (saved["walls"] as! [[String: Any]]).compactMap { ($0["dimensions"] as? [Double])?[2] }
+        XCTAssertTrue((before["walls"] as! [[String: Any]]).allSatisfy { (($0["dimensions"] as? [Double])?[2] ?? 0) > 0 }, "the premise: walls with a thickness")
+        XCTAssertFalse(depths.contains(0), "every structure-level wall keeps its thickness: \(depths)")
         let kept = top.filter { $0["identifier"] as? String == added["identifier"] as? String }
         XCTAssertEqual(kept.count, 1)
         let written = ((try JSONSerialization.jsonObject(with: original) as! [String: Any])["objects"] as! [[String: Any]]).last!
@@ -220,6 +233,8 @@ final class MergeCommandTests: XCTestCase {
         let back = try Harness.run(["-q", path, "-c", "delete \(handle(deleted)); restore \(handle(deleted)); save \(restored)"])
         XCTAssertEqual(back.status, 0, back.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: restored)), original)
+        let said = try Harness.run([path, "-c", "delete \(handle(deleted)); restore \(handle(deleted))"])
+        XCTAssertTrue(said.stderr.contains("the room element it stands for came back with it"), said.stderr)
         // A structure whose rooms are empty: `merge --rebuild` has nothing to rebuild from and keeps every array.
         var empty = try JSONSerialization.jsonObject(with: original) as! [String: Any]
         empty["rooms"] = (empty["rooms"] as! [[String: Any]]).map { room in

@@ -139,13 +139,15 @@ extension Workspace {
         guard section.label != label else { return plan }
         section.label = label
         plan.changes.append(.element(identity, .section(section)))
+        var changed: [Identity] = []
         for copy in copies(of: identity) {
             if case .section(var other)? = element(copy), other.label != label {
                 other.label = label
                 plan.changes.append(.element(copy, .section(other)))
+                changed.append(copy)
             }
         }
-        plan.notes += roomCopiesNote(identity) { "also relabelled the room section\($0 ? "" : "s") it stands for" }
+        plan.notes += roomCopiesNote(identity, changed) { "also relabelled the room section\($0 ? "" : "s") it stands for" }
         return plan
     }
 
@@ -162,10 +164,8 @@ extension Workspace {
 
     /// "also …: o3 (in r2)" for an edit of a structure-level element that went to the room
     /// copies too (nothing for a room's own element: its structure-level copy follows it, as ever).
-    func roomCopiesNote(_ identity: Identity, _ lead: (_ one: Bool) -> String) -> [String] {
-        guard identity.scope == .structure else { return [] }
-        let copies = owners(of: identity).filter(exists)
-        guard !copies.isEmpty else { return [] }
+    func roomCopiesNote(_ identity: Identity, _ copies: [Identity], _ lead: (_ one: Bool) -> String) -> [String] {
+        guard identity.scope == .structure, !copies.isEmpty else { return [] }
         let listed = copies.prefix(6).map { copy in
             (handles.handle(for: copy) ?? "an element") + (copy.room.flatMap { handles.handle(for: $0) }.map { " (in \($0))" } ?? "")
         }
@@ -198,13 +198,18 @@ extension Workspace {
             throw EditError(isDeleted(identity) ? "it is deleted (restore it first)" : "no such object")
         }
         var identifiers = [object.identifier]
+        var changed: [Identity] = []
         for copy in copies(of: identity) {
-            if case .object(let other)? = element(copy), !identifiers.contains(other.identifier) { identifiers.append(other.identifier) }
+            if case .object(let other)? = element(copy) {
+                if file.models[other.identifier] != path { changed.append(copy) }
+                if !identifiers.contains(other.identifier) { identifiers.append(other.identifier) }
+            }
         }
         var plan = EditPlan()
         for identifier in identifiers where file.models[identifier] != path {
             plan.changes.append(.model(file: file.id, object: identifier, path))
         }
+        plan.notes += roomCopiesNote(identity, changed) { "the room object\($0 ? "" : "s") it stands for show\($0 ? "s" : "") it too" }
         return plan
     }
 
@@ -231,6 +236,7 @@ extension Workspace {
         plan.changes.append(.element(identity, updated))
         // The structure-level element is the same door or chair, even when other rooms see it
         // too; and a structure-level element's room copies are that door or chair.
+        var changed: [Identity] = []
         for copy in copies(of: identity) {
             guard let copyElement = self.element(copy) else { continue }
             var notes: [String] = []
@@ -247,9 +253,12 @@ extension Workspace {
                 plan.notes.append("\(handles.handle(for: copy) ?? "its copy") kept its own \(field): \(error.message)")
                 continue
             }
-            if let copyUpdated, copyUpdated != copyElement { plan.changes.append(.element(copy, copyUpdated)) }
+            if let copyUpdated, copyUpdated != copyElement {
+                plan.changes.append(.element(copy, copyUpdated))
+                changed.append(copy)
+            }
         }
-        plan.notes += roomCopiesNote(identity) { "also set on the room element\($0 ? "" : "s") it stands for" }
+        plan.notes += roomCopiesNote(identity, changed) { "also set on the room element\($0 ? "" : "s") it stands for" }
         return plan
     }
 
@@ -354,7 +363,7 @@ extension Workspace {
                 if let copyElement = self.element(copy) { plan.changes += [.remove(copy), .bury(copy, copyElement)] }
             }
             gone += copies
-            plan.notes += roomCopiesNote(identity) { "the room element\($0 ? "" : "s") it stands for went with it (restore brings \($0 ? "it" : "them") back too)" }
+            plan.notes += roomCopiesNote(identity, copies) { "the room element\($0 ? "" : "s") it stands for went with it (restore brings \($0 ? "it" : "them") back too)" }
         }
         if let link = link(of: identity) {
             let others = owners(of: link.element).filter { $0 != identity && exists($0) }
@@ -386,6 +395,7 @@ extension Workspace {
         var plan = EditPlan(changes: [.bury(identity, nil), .insert(identity, element, at: position)])
         if let twin = link(of: identity)?.element, let twinPosition = restorePosition(of: twin), let twinElement = buried(twin) {
             plan.changes += [.bury(twin, nil), .insert(twin, twinElement, at: twinPosition)]
+            plan.notes.append("the structure-level element it stands for, \(handles.handle(for: twin) ?? "its copy"), came back with it")
         }
         // The room elements that went with a structure-level element. Each position is worked
         // out before any of them is put back, so within one array they go back from the last
@@ -400,6 +410,7 @@ extension Workspace {
             }
             back.sort { ($0.at, $0.rank) > ($1.at, $1.rank) }
             for entry in back { plan.changes += [.bury(entry.identity, nil), .insert(entry.identity, entry.element, at: entry.at)] }
+            plan.notes += roomCopiesNote(identity, back.map(\.identity).reversed()) { "the room element\($0 ? "" : "s") it stands for came back with it" }
         }
         return plan
     }

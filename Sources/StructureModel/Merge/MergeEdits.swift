@@ -57,6 +57,16 @@ extension Workspace {
                                   + assignment.levels.map { "\($0.story) at \(formatted($0.height, digits: 2)) m" }.joined(separator: ", "))
             }
         }
+        // A re-merge in place keeps the identifiers the structure has where a copy has one.
+        let remerging = file(id: rooms[0].file).flatMap { file in
+            file.isStructure && Set(rooms) == Set(file.rooms) && rooms.allSatisfy({ $0.file == file.id }) ? file : nil
+        }
+        var options = options
+        if let remerging, let own = remerging.capture(.structure) {
+            for kind in ElementKind.surfaceKinds + [.object] {
+                for index in 0..<own.count(of: kind) { options.keepIdentifiers.insert(own.identifier(of: kind, at: index)) }
+            }
+        }
         let result = StructureMerger.merge(captures, options: options)
         for group in result.report.scannedTwice {
             let names = group.map { handles.handle(for: rooms[$0]) ?? "a room" }
@@ -75,7 +85,7 @@ extension Workspace {
         plan.notes += result.report.findings
         if rooms.count == 1 { plan.notes.append("a structure of one room") }
 
-        if let file = file(id: rooms[0].file), file.isStructure, Set(rooms) == Set(file.rooms), rooms.allSatisfy({ $0.file == file.id }) {
+        if let file = remerging {
             plan.changes += try remergeChanges(file, rooms: rooms, captures: captures, result: result, stories: stories, notes: &plan.notes)
         } else {
             plan.changes.append(.openFile(mergedFile(rooms: rooms, result: result, name: name, folder: folder), at: files.count))
@@ -173,8 +183,11 @@ extension Workspace {
             let counted = carriedCounts.map { "\($0.1) \($0.1 == 1 ? $0.0.rawValue : $0.0.plural)" }
             let listed = carriedHandles.prefix(8).joined(separator: ", ") + (carriedHandles.count > 8 ? ", …" : "")
             let one = carriedHandles.count == 1
+            // Sections cannot be deleted: the hint is for the rest.
+            let deletable = carriedCounts.contains { $0.0 != .section }
             notes.append("kept " + counted.joined(separator: ", ") + " that no room element stands for (\(listed)), as \(one ? "it was" : "they were")"
-                         + ": the merge has nothing to rebuild \(one ? "it" : "them") from (delete \(one ? "it" : "one") to drop it)")
+                         + ": the merge has nothing to rebuild \(one ? "it" : "them") from"
+                         + (deletable ? " (delete \(one ? "it" : "a wall, door, window, opening, floor or object") to drop it)" : ""))
         }
         // Links: each room element to the structure-level element it became.
         let positions = Self.positions(in: merged)
@@ -294,12 +307,16 @@ extension CapturedRoom {
 
 extension Element {
     /// This element with `other`'s category, attributes and confidence (a door's open state),
-    /// where both are the same kind of thing: its place and size stay this one's.
+    /// where both are the same kind of thing, and its thickness where this one has none: its
+    /// place and size stay this one's.
     func keepingJudgement(of other: Element) -> Element {
         switch (self, other) {
         case (.surface(var surface), .surface(let old)):
             if surface.category.name == old.category.name { surface.category = old.category }
             surface.confidence = old.confidence ?? surface.confidence
+            // A wall's thickness, which a room's copy seldom has (a re-merge set every
+            // structure-level wall of a generated home to depth 0).
+            if surface.dimensions.z == 0, old.dimensions.z > 0 { surface.dimensions.z = old.dimensions.z }
             return .surface(surface)
         case (.object(var object), .object(let old)):
             object.category = old.category

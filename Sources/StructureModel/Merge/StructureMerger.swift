@@ -24,6 +24,12 @@ public struct MergeOptions: Sendable, Hashable {
     /// Merged walls whose ends stop short of (or run past) another wall by up to this meet
     /// it: rooms placed side by side leave gaps of up to a wall's thickness at corners, metres.
     public var cornerGap = 0.3
+    /// Identifiers to keep where copies of one element join: the copy that has one is the
+    /// survivor (its identifier, plane and facing). A re-merge passes the structure's own, so
+    /// that an element nobody edited keeps its identifier, handle and judgement (Apple's merge,
+    /// or another tool's, chose another copy than the first room's: a re-merge renamed an
+    /// unedited door, turned it about and undid its "open").
+    public var keepIdentifiers: Set<String> = []
 
     public init() {}
 }
@@ -211,9 +217,12 @@ public enum StructureMerger {
         for group in sets.groups() {
             let members = group.map { items[$0] }
             var survivor: Surface
+            let kept = options.keepIdentifiers.isEmpty ? nil : members.first { options.keepIdentifiers.contains($0.surface.identifier) }
             if kind == .wall {
-                survivor = joinedWall(members.map(\.surface))
+                survivor = joinedWall(members.map(\.surface), base: kept?.surface)
                 if Set(members.map(\.room)).count > 1 { report.joinedWalls += 1 }
+            } else if let kept {
+                survivor = kept.surface
             } else {
                 // The first room's copy; where the copies are of unlike widths (one side saw a
                 // double door as one, or a doorway run into what is beside it), the widest, as
@@ -366,8 +375,8 @@ public enum StructureMerger {
     /// The structure-level wall for copies of one wall: the longest copy, keeping its
     /// identifier and plane, stretched along its line over every copy and as tall as the
     /// tallest (Apple extends a wall where it joins a taller neighbour).
-    static func joinedWall(_ copies: [Surface]) -> Surface {
-        var wall = copies.max { ($0.dimensions.x, $1.identifier) < ($1.dimensions.x, $0.identifier) }!
+    static func joinedWall(_ copies: [Surface], base: Surface? = nil) -> Surface {
+        var wall = base ?? copies.max { ($0.dimensions.x, $1.identifier) < ($1.dimensions.x, $0.identifier) }!
         guard copies.count > 1 else { return wall }
         let line = wall.planSegment
         var low = 0.0, high = 1.0
@@ -413,7 +422,8 @@ public enum StructureMerger {
         var result: [Object] = []
         for group in sets.groups() {
             let members = group.map { items[$0] }
-            var survivor = members.max { ($0.object.confidence?.rank ?? 0) < ($1.object.confidence?.rank ?? 0) }!.object
+            var survivor = members.first { options.keepIdentifiers.contains($0.object.identifier) }?.object
+                ?? members.max { ($0.object.confidence?.rank ?? 0) < ($1.object.confidence?.rank ?? 0) }!.object
             survivor.identifier = unique(survivor.identifier, &used, &report)
             for member in members { provenance[member.room][.object, default: [:]][member.object.identifier] = survivor.identifier }
             result.append(survivor)
