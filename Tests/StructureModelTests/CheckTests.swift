@@ -401,5 +401,14 @@ final class CheckTests: XCTestCase {
         XCTAssertTrue(together.first?.reason.contains("on story 7") == true, together.first?.reason ?? "")
         // One file alone among them has nothing to be compared with.
         XCTAssertEqual(workspace.check(together: [all[1]]).filter { $0.kind == .storyHeight }.count, 0)
+        // A room file aligned beside an open structure is compared with the structure's rooms
+        // (a rescan put on story 7 beside a structure on story 0 was "no problems found").
+        var beside = Workspace()
+        let structure = StructureMerger.merge([cleanRoom(story: 0), cleanRoom(story: 0, offset: PlanPoint(x: 8, z: 0))]).structure
+        beside.add(path: "/tmp/check-s.json", document: .structure(structure), stamp: nil, diagnostics: [])
+        beside.add(path: "/tmp/check-r.json", document: .room(cleanRoom(story: 7, offset: PlanPoint(x: 0, z: 8))), stamp: nil, diagnostics: [])
+        let rescan = beside.files[1].rooms[0]
+        let found = beside.check(together: beside.files.flatMap(\.rooms)).filter { $0.kind == .storyHeight }
+        XCTAssertEqual(found.map(\.elements), [[rescan]], found.map(\.reason).joined(separator: "; "))
     }
 }

@@ -62,11 +62,13 @@ extension Workspace {
     /// one building's, as a structure's rooms are.
     public func check(files ids: [Int]? = nil, together: [Identity] = [], tolerances: CheckTolerances = CheckTolerances()) -> [Finding] {
         var findings: [Finding] = []
-        let alone = together.filter { room in
+        // Rooms of a merge result are copies of open room files: counted once, as those.
+        let group = together.filter { room in
             guard let file = file(id: room.file) else { return false }
-            return !file.isStructure && (ids?.contains(file.id) ?? true)
+            return !file.madeByMerge && (ids?.contains(file.id) ?? true)
         }
-        if Set(alone.map(\.file)).count > 1 { findings += storyHeights(rooms: alone, tolerances) }
+        let acrossFiles = Set(group.map(\.file)).count > 1 && group.contains { file(id: $0.file)?.isStructure == false }
+            ? storyHeights(rooms: group, tolerances) : []
         for file in files where ids?.contains(file.id) ?? true {
             var byScope: [(scope: Scope, findings: [Finding])] = []
             for scope in file.scopes {
@@ -115,6 +117,9 @@ extension Workspace {
             findings += storyHeights(file, tolerances)
             findings += structureLevel(file, tolerances)
         }
+        // A room a structure's own check found on the wrong story is said once.
+        let said = Set(findings.filter { $0.kind == .storyHeight }.flatMap(\.elements))
+        findings += acrossFiles.filter { !$0.elements.contains(where: said.contains) }
         let order = Dictionary(uniqueKeysWithValues: Finding.Kind.allCases.enumerated().map { ($1, $0) })
         return findings.enumerated().sorted { (order[$0.element.kind]!, $0.offset) < (order[$1.element.kind]!, $1.offset) }.map(\.element)
     }
