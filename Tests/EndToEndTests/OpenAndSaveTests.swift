@@ -38,8 +38,22 @@ final class OpenAndSaveTests: XCTestCase {
         let words = Data(#"{"my":"notes"}"#.utf8)
         try words.write(to: URL(fileURLWithPath: notes))
         let scanBytes = try Data(contentsOf: URL(fileURLWithPath: scan))
-        for (command, said) in [("save \(notes)", "or save --force to replace it"),
+        // JSON another program keeps that reads as a structure of no rooms, and a names file
+        // holding only a model (both read as RoomPlan, and were replaced).
+        let project = folder.appendingPathComponent("project.json").path
+        let projectBytes = Data(#"{"rooms":[],"owner":"Alice"}"#.utf8)
+        try projectBytes.write(to: URL(fileURLWithPath: project))
+        let names = folder.appendingPathComponent("scan.wb.json").path
+        XCTAssertEqual(try Harness.run(["-q", scan, "-c", "name r1 Den; save"]).status, 0)
+        let namesBytes = try Data(contentsOf: URL(fileURLWithPath: names))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scan)), scanBytes, "a names-only save leaves the scan")
+        for (command, said) in [("save \(notes)", "is not a RoomPlan scan: a copy does not replace it (give another PATH, or save --force"),
                                 ("export structure \(notes)", "or export --force to replace it"),
+                                ("save \(project)", "is not a RoomPlan scan"),
+                                ("export structure \(names)", "is a names file: an export does not replace it"),
+                                ("export csv \(names)", "is a names file: an export does not replace it"),
+                                // Another scan is not an earlier copy: a typo lost it.
+                                ("save \(scan)", "is another scan (no element of it is in what is written)"),
                                 ("export csv \(scan)", "is a RoomPlan scan: an export does not replace it"),
                                 ("export svg \(scan)", "is a RoomPlan scan: an export does not replace it")] {
             let refused = try Harness.run(["-q", room, "-c", command])
@@ -47,7 +61,13 @@ final class OpenAndSaveTests: XCTestCase {
             XCTAssertTrue(refused.stderr.contains(said), refused.stderr)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: notes)), words, command)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: scan)), scanBytes, command)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: project)), projectBytes, command)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: names)), namesBytes, command)
         }
+        // A names file is not opened as a structure of no rooms.
+        let opened = try Harness.run([names])
+        XCTAssertEqual(opened.status, 1)
+        XCTAssertTrue(opened.stderr.contains("it is a names file, which goes with scan.json (open that instead)"), opened.stderr)
         // An earlier run's output is replaced, as a script run twice needs.
         let copy = folder.appendingPathComponent("copy.json").path, listing = folder.appendingPathComponent("rooms.csv").path
         for _ in 0..<2 {

@@ -148,3 +148,22 @@ extension CapturedRoom {
         }
     }
 }
+
+extension RoomPlanDocument {
+    /// Every element identifier in the document (its rooms' and, for a structure, its own):
+    /// what tells an earlier copy of a scan from another scan.
+    public var elementIdentifiers: Set<String> {
+        let captures: [CapturedRoom]
+        switch self {
+        case .room(let room): captures = [room]
+        case .structure(let structure): captures = [structure.merged] + structure.rooms
+        }
+        var result = Set<String>()
+        for capture in captures {
+            for kind in ElementKind.surfaceKinds + [.object] {
+                for index in 0..<capture.count(of: kind) { result.insert(capture.identifier(of: kind, at: index)) }
+            }
+        }
+        return result
+    }
+}

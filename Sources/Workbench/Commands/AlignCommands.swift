@@ -68,11 +68,12 @@ extension Shell {
                     both sides becomes one; an object seen twice becomes one; windows and sections are kept; each story
                     gets one floor whose outline is the union of its rooms' floors. Surviving elements keep their
                     identifiers. Stories come from floor heights unless --stories keep.
-                    Rooms from room files (or a structure plus room files) make a new, unsaved structure named by
-                    --into (saved next to the first room's file; export structure PATH writes it anywhere). All the
-                    rooms of one structure rebuild that structure's own arrays in place (a re-merge after edits); a
-                    structure none of whose rooms was edited since it was opened is left as RoomPlan merged it unless
-                    --rebuild (a fix-up script's merge replaced Apple's floor and sections in every such file).
+                    Rooms from room files (or a structure plus room files) make a new, unsaved structure named
+                    by --into (saved next to the first room's file; export structure PATH writes it anywhere). All
+                    the rooms of one structure rebuild that structure's own arrays in place (a re-merge after edits),
+                    keeping the identifiers it has, and the structure-level elements no room element stands for; a
+                    structure none of whose rooms was edited since it was opened is left as RoomPlan merged it
+                    unless --rebuild (a fix-up script's merge replaced Apple's floor and sections in every such file).
                     One undo takes a merge back. wb reports what it merged and anything suspicious.
                     """,
                 edits: true
@@ -583,6 +584,8 @@ extension Shell {
                                  + "(\(error)); nothing was written", at: path)
         }
         let how = wrapped ? " as a structure of one room" : ""
+        // What an export to PATH may replace: an earlier copy of this document (see `checkReplaceable`).
+        exportReplaces.writing = document
         let toOutput = path.text == "-" || path.text == "/dev/stdout"
         // The names (and a merge's provenance) go beside the export as `save` puts them beside
         // a file: reopened alone, the export has its rooms' names. A names file already there
@@ -613,7 +616,7 @@ extension Shell {
         }
         try checkNotOpen(path, by: "an export")
         try checkNotOpen(Argument(text: sidecarPath, location: path.location), by: "an export's names")
-        try checkReplaceable(path, writesRoomPlan: true, force: exportReplaces.force, by: "export")
+        try checkReplaceable(path, writing: document, force: exportReplaces.force, by: "export")
         var writes: [FileWrite] = []
         var keptAside: String?
         if let (aside, old) = sidecarToKeep(sidecarPath) {
@@ -713,7 +716,7 @@ extension Shell {
         let moved = "\(handleText(room)) moved \(formatted(distance, digits: 3)) m and turned \(formatted(turned, digits: 1))°"
         let pair = "(\(handleText(element)) onto \(handleText(target)))"
         // A negative offset puts the planes past one another: said, not shown as a distance apart alone.
-        let crossed = offset < 0 && alignment.separation > 1e-4 ? " the other way (past each other, as --offset \(formatted(offset, digits: 3)) asks)" : ""
+        let crossed = offset <= -0.0005 && alignment.separation >= 0.0005 ? " the other way (past each other, as --offset \(formatted(offset, digits: 3)) asks)" : ""
         let agreement = "now \(formatted(alignment.separation, digits: 3)) m apart\(crossed), \(formatted(alignment.angle, digits: 1))° between them, "
             + "\(formatted(a, digits: 2)) and \(formatted(b, digits: 2)) m wide, overlapping \(Int((alignment.overlap * 100).rounded()))%"
         let done = moved + " " + pair + ": " + agreement

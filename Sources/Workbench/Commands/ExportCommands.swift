@@ -56,8 +56,9 @@ extension Shell {
                     walls as meshes with the doors, windows and openings cut out (--parametric: plain boxes), 10 cm thick where
                     RoomPlan gave no depth (--wall-thickness D; 0 draws single faces), RoomPlan's facts in each prim's customData,
                     a UsdPreviewSurface material per category; attached models (set o3 model chair.usdz) packed and fitted.
-                    An export replaces a file at PATH only when it is what it writes: export structure replaces a RoomPlan
-                    file, the others anything but a RoomPlan scan or a names file; --force replaces it anyway.
+                    An export replaces a file at PATH only when it is what it writes: export structure replaces an earlier
+                    copy (a RoomPlan file with an element of what it writes), the others anything but a RoomPlan scan or a
+                    names file; --force replaces it anyway.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
                     --dry-run says what would be written, and writes nothing.
                     """,
@@ -70,8 +71,8 @@ extension Shell {
 
     func exportCommand(_ invocation: Invocation) throws {
         let format = invocation.positionals[0], path = invocation.positionals[1]
-        exportReplaces = (writesRoomPlan: format.text == "structure", force: invocation.flag("--force"))
-        defer { exportReplaces = (writesRoomPlan: false, force: false) }
+        exportReplaces = (nil, invocation.flag("--force"))
+        defer { exportReplaces = (nil, false) }
         let rest = Array(invocation.positionals.dropFirst(2))
         let sceneOptions = ["--story", "--parametric", "--wall-thickness", "--dimensions", "--objects", "--north", "--one-page"]
         if !["ifc", "usdz", "usda"].contains(format.text), let word = invocation.values["--wall-thickness"] {

@@ -84,7 +84,9 @@ extension Shell {
         for (target, _) in written where target != "-" && target != "/dev/stdout" {
             let argument = Argument(text: target, location: path.location, quoted: path.quoted)
             try checkNotOpen(argument, by: "an export")
-            try checkReplaceable(argument, writesRoomPlan: false, force: exportReplaces.force, by: "export")
+            try checkReplaceable(argument, writing: nil, force: exportReplaces.force, by: "export")
+            // In a batch, a page another file's path holds is refused before any page is written.
+            try claimWrites([target], at: path)
             var folder: ObjCBool = false
             if FileManager.default.fileExists(atPath: target, isDirectory: &folder), folder.boolValue {
                 throw CommandFailure("cannot write \(target): it is a folder; nothing was written", at: path)

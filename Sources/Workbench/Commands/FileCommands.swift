@@ -23,6 +23,13 @@ extension Shell {
             try openStore(path, step: step)
             return
         }
+        // A names file that holds no names reads as a structure of no rooms: it is not one.
+        if path.hasSuffix(".wb.json"), let bytes = try? FileIO.read(path), (try? Sidecar.decodeVersioned(bytes)) != nil,
+           (try? RoomPlanCodec.decode(bytes)).map({ $0.elementIdentifiers.isEmpty }) != false {
+            let scan = String(path.dropLast(".wb.json".count)) + ".json"
+            throw LoadError(path: path, message: "it is a names file, which goes with \(FileIO.baseName(of: scan)) (open that instead)",
+                            location: nil, lineText: nil)
+        }
         let result = Result { () throws(LoadError) in
             if let step { return try session.open(path: path, text: step) }
             return try session.open(path: path)
@@ -332,13 +339,14 @@ extension Shell {
                 "save",
                 arguments: [ArgumentSpec("PATH", .path, .optional), ArgumentSpec("NAME", .openFile, .optional)],
                 options: [OptionSpec("--force", help: "write even if the file changed on disk since it was opened, or is write-protected, "
-                                     + "or PATH holds something that is not a RoomPlan file")],
+                                     + "or PATH holds something that is not an earlier copy of it")],
                 summary: "write changed files back, or a copy to PATH",
                 details: """
                     Without PATH, writes every open file that has changes back where it came from. With
-                    PATH, writes the one open file to PATH (in RoomPlan's own JSON form); with several open,
-                    save PATH NAME writes the open file NAME there; a file already at PATH is replaced only when it is a
-                    RoomPlan file (an earlier copy), anything else only with --force. Writes are atomic:
+                    PATH, writes the one open file to PATH (in RoomPlan's own JSON form); with several open, the
+                    form save PATH NAME writes the open file NAME there. A file already at PATH is replaced only when
+                    it is an earlier copy (a RoomPlan file with an element of this one), anything else (another scan,
+                    a names file, another program's file) only with --force. Writes are atomic:
                     a temporary file in the same folder is flushed and renamed over the target, so the old
                     file stays whole until the new one is complete; the file's permissions are kept.
                     Refuses to replace a write-protected file (or its names file), unless --force.
@@ -370,7 +378,7 @@ extension Shell {
                     // A copy never lands on another open file (or its names file), as an export never does.
                     if !samePlace {
                         try shell.checkNotOpen(target, by: "a copy", except: file.id)
-                        try shell.checkReplaceable(target, writesRoomPlan: true, force: force, by: "save")
+                        try shell.checkReplaceable(target, writing: file.document, force: force, by: "save")
                     }
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
                     try shell.checkNotWriteProtected(file, to: target.text, force: force, at: target)

@@ -346,7 +346,7 @@ extension Shell {
     func preflightExport(_ path: Argument) throws {
         guard path.text != "-" && path.text != "/dev/stdout" else { return }
         try checkNotOpen(path, by: "an export")
-        try checkReplaceable(path, writesRoomPlan: exportReplaces.writesRoomPlan, force: exportReplaces.force, by: "export")
+        try checkReplaceable(path, writing: exportReplaces.writing, force: exportReplaces.force, by: "export")
         try claimWrites([path.text], at: path)
         do {
             try FileIO.preflight(path.text)
@@ -361,7 +361,7 @@ extension Shell {
             return true
         }
         try checkNotOpen(path, by: "an export")
-        try checkReplaceable(path, writesRoomPlan: exportReplaces.writesRoomPlan, force: exportReplaces.force, by: "export")
+        try checkReplaceable(path, writing: exportReplaces.writing, force: exportReplaces.force, by: "export")
         try claimWrites([path.text], at: path)
         do {
             try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults, flushes: !options.defersFlush)
@@ -391,22 +391,31 @@ extension Shell {
         }
     }
 
-    /// A file already at PATH that is not what is being written there is not replaced
-    /// unsaid: `save PATH` and `export structure PATH` (RoomPlan JSON) replace a RoomPlan file
-    /// (an earlier run's output) but not anything else (a notes file, a typo's victim); the
-    /// other exports replace anything but a RoomPlan scan or a names file (`export csv
-    /// kitchen.json` turned a scan that was not open into a listing). `--force` replaces it.
-    func checkReplaceable(_ path: Argument, writesRoomPlan: Bool, force: Bool, by command: String) throws {
+    /// A file already at PATH is not replaced unsaid unless it is an earlier copy of what is
+    /// written there: `save PATH` and `export structure PATH` (RoomPlan JSON, `writing`) replace
+    /// a RoomPlan file that shares an element identifier with the document (an earlier run's
+    /// output), never another scan, a names file or anything else (a notes file, a typo's
+    /// victim); the other exports (`writing` nil) replace anything but a RoomPlan scan or a
+    /// names file (`export csv kitchen.json` turned a scan that was not open into a listing).
+    /// `--force` replaces it.
+    func checkReplaceable(_ path: Argument, writing: RoomPlanDocument?, force: Bool, by command: String) throws {
         guard !force, path.text != "-", path.text != "/dev/stdout", FileIO.isRegularFile(path.text) else { return }
         let bytes = (try? FileIO.read(path.text)) ?? []
-        let isScan = (try? RoomPlanCodec.decode(bytes)) != nil
-        if writesRoomPlan, !isScan {
-            throw CommandFailure("\(path.text) exists and is not a RoomPlan file: it is not replaced "
-                                 + "(give another PATH, or \(command) --force to replace it); nothing was written", at: path)
+        let refuse = { (what: String) throws -> CommandFailure in
+            // In a batch, a path another file of the batch wrote (or is) is said as that.
+            try self.claimWrites([path.text], at: path)
+            return CommandFailure("\(path.text) is \(what): \(command == "save" ? "a copy" : "an export") does not replace it "
+                           + "(give another PATH, or \(command) --force to replace it); nothing was written", at: path)
         }
-        if !writesRoomPlan, isScan || (path.text.hasSuffix(".wb.json") && (try? Sidecar.decode(bytes)) != nil) {
-            throw CommandFailure("\(path.text) is \(isScan ? "a RoomPlan scan" : "a names file"): an export does not replace it "
-                                 + "(give another PATH, or export --force to replace it); nothing was written", at: path)
+        // A names file holding no names reads as a structure of no rooms: its name says what it is.
+        if path.text.hasSuffix(".wb.json") { throw try refuse("a names file") }
+        // (JSON of no elements, `{"rooms": []}` with anything beside, is no scan to replace.)
+        let identifiers = (try? RoomPlanCodec.decode(bytes))?.elementIdentifiers ?? []
+        if let writing {
+            if identifiers.isEmpty { throw try refuse("not a RoomPlan scan") }
+            if identifiers.isDisjoint(with: writing.elementIdentifiers) { throw try refuse("another scan (no element of it is in what is written)") }
+        } else if !identifiers.isEmpty {
+            throw try refuse("a RoomPlan scan")
         }
     }
 

@@ -62,7 +62,7 @@ public final class Shell {
     public internal(set) var filesWritten = 0
     /// What the export being run may replace (see `checkReplaceable`): set by `export` for
     /// the length of one command.
-    var exportReplaces = (writesRoomPlan: false, force: false)
+    var exportReplaces: (writing: RoomPlanDocument?, force: Bool) = (nil, false)
     /// Where `export structure` wrote a document of this session that has no file of its own
     /// yet (a merge result), with the file as written: `save` then replaces that file as its
     /// own (it refused: "exists and is not ab").
