@@ -18,8 +18,8 @@ let usage = """
     up to 3 cm and 0.5°, some split or partly scanned), 0 exact captures.
     --rescans K scans K rooms a second time, in sessions of their own.
     --real-doorways makes doorways as real exports show them: doors of a few standard
-    widths, the two sides of one up to 8 cm apart in width, now and then one a side
-    does not see or sees a metre wider.
+    widths, the two sides of one up to 8 cm apart in width and 30 cm apart along their
+    wall, now and then one a side does not see or sees a metre wider.
     The same options give the same bytes on every machine.
     """
 

@@ -15,7 +15,8 @@ public struct BuildingSpec: Sendable, Hashable {
     public var rescans: Int
     /// Doorways as real RoomPlan exports show them rather than as the noise above alone
     /// would: doors of a few standard widths (0.76, 0.81 or 0.86 m), so look-alikes abound;
-    /// each side's width off by up to ±4 cm and its middle by up to 2.5 cm along the wall;
+    /// each side's width off by up to ±4 cm and its middle by up to 16 cm along the wall (the
+    /// two sides of a real doorway lie 4 to 25 cm apart along it, see `ScanNoise`);
     /// now and then (1 in 10) a doorway one side does not see at all, and (1 in 12) one that
     /// a side sees 0.3 to 1.1 m wider, run into what is beside it. (In a real 5-room home
     /// exported by RoomPlan the two sides of one doorway differed by 6 to 8 cm, one room saw a

@@ -10,7 +10,7 @@ import Foundation
 /// corners move up to 2 cm, section centres up to 5 cm.
 ///
 /// With `realDoorways` (see `BuildingSpec.realDoorways`), a doorway's width is off by up to
-/// ±4 cm and its middle by up to 2.5 cm along its wall; 1 in 10 is not seen at all, and 1 in
+/// ±4 cm and its middle by up to 16 cm along its wall; 1 in 10 is not seen at all, and 1 in
 /// 12 is seen 0.3 to 1.1 m wider on one side. These draws come from a stream of their own,
 /// so the rest of each capture is as without.
 struct ScanNoise {
@@ -163,8 +163,13 @@ struct ScanNoise {
                 childCentre.y = element.transform.translation.y
                 var widening = 0.0
                 if realDoorways && child.key != .windows {
-                    // On top of the ±1 cm and ±1.5 cm above: ±2.5 cm along, ±4 cm in width.
-                    childCentre += turned * (doorwayRng.double(-0.015, 0.015) * scale)
+                    // On top of the ±1 cm and ±1.5 cm above: ±16 cm along, ±4 cm in width. Real sides
+                    // of one doorway lie apart along their wall far more than in width: in Apple's
+                    // 11-room home (one session, so in one frame), its 10 doorways seen from both
+                    // rooms had their two middles 4 to 25 cm apart along the wall, 13 cm on average,
+                    // and their widths 2 to 5 cm apart. (It was ±2.5 cm, which hid that a room met
+                    // only through a doorway has its place along that wall to within that alone.)
+                    childCentre += turned * (doorwayRng.double(-0.15, 0.15) * scale)
                     widening = doorwayRng.double(-0.025, 0.025) * scale
                     if doorwayRng.double(0, 1) < Self.widenedChance * min(1, scale) {
                         // Run into what is beside it (a wardrobe, the next leaf): wider to one side.
