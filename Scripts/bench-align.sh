@@ -2,8 +2,8 @@
 # Accuracy of `align --all auto` (release build) over seeded buildings of 3 to 10 rooms,
 # each room captured in its own frame: at the phone's noise, exact, with two rescans,
 # written as iOS 16 writes rooms (no floors, sections or stories), and with doorways as real
-# exports show them (wbgen --real-doorways: standard widths, sides up to 8 cm apart, some
-# seen from one side only).
+# exports show them (wbgen --real-doorways: standard widths, sides up to 8 cm apart in width
+# and 30 cm along their wall, some seen from one side only).
 # Prints one table: the share of rooms placed right (5 cm, 1 degree), across a wall's
 # thickness, wrongly without a word, and left unplaced as uncertain.
 #   Scripts/bench-align.sh [SEEDS]       (default 200)
