@@ -63,9 +63,7 @@ extension Workspace {
         }
         var options = options
         if let remerging, let own = remerging.capture(.structure) {
-            for kind in ElementKind.surfaceKinds + [.object] {
-                for index in 0..<own.count(of: kind) { options.keepIdentifiers.insert(own.identifier(of: kind, at: index)) }
-            }
+            options.keepIdentifiers = RoomPlanDocument.room(own).elementIdentifiers
         }
         let result = StructureMerger.merge(captures, options: options)
         for group in result.report.scannedTwice {
@@ -93,8 +91,7 @@ extension Workspace {
             // they stay in it (it is not changed), but the new structure has nothing to make them from.
             for id in Set(rooms.map(\.file)).sorted() {
                 guard let source = file(id: id), source.isStructure else { continue }
-                let alone = ElementKind.surfaceKinds.map { $0 } + [.object]
-                let count = alone.reduce(0) { total, kind in
+                let count = (ElementKind.surfaceKinds + [.object]).reduce(0) { total, kind in
                     total + source.identities(.structure, kind).filter { (source.owners[$0] ?? []).isEmpty }.count
                 }
                 if count > 0 {

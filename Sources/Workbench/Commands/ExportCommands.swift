@@ -30,7 +30,7 @@ extension Shell {
                                help: "svg: the compass bearing of the plan's up direction (default: the file's, else 0)"),
                     OptionSpec("--one-page", help: "svg: every story on one page (default: one file per story when there are several)"),
                     OptionSpec("--force", help: "replace a file at PATH that is not what this export writes (a scan, or for "
-                               + "structure anything but a RoomPlan file)"),
+                               + "structure anything but an earlier copy)"),
                 ],
                 summary: "write a listing, a structure, a 3D model (USD), a floor plan (SVG) or a BIM model (IFC)",
                 details: """
