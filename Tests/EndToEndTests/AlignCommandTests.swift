@@ -880,6 +880,27 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(moved.keys.filter { $0 >= 3 }.count, 5, "the second session placed: " + result.stderr)
     }
 
+    /// A bedroom, its rescan, a bathroom and its rescan, with the hallway between them not
+    /// opened: the bathroom and its rescan were hung together 11.6 m off on a look-alike door,
+    /// each scoring 31 on what it agreed with the other, then 11.9 on the bedroom's wall and door
+    /// counted twice (once in the bedroom's rescan): certain. A room is judged beside one scan of
+    /// each other room and not its own other scans; a rescan is as sure as its first scan. The
+    /// bedroom's rescan still lies on the bedroom.
+    func testARoomAndItsRescanDoNotVouchForEachOther() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 101, rooms: 6, coreModelBytes: 1000, noise: 1, rescans: 2))
+        let names = home.captures.map(\.fileName)
+        let order = ["room-06-bedroom.json", "room-02-kitchen.json", "room-03-livingRoom.json", "room-05-bathroom.json",
+                     "room-05-bathroom-rescan.json", "room-06-bedroom-rescan.json"].map { names.firstIndex(of: $0)! }
+        let files = try writeSessions(home, order: order, in: folder) { rank in
+            rank == 0 ? nil : RigidMotion(yaw: 0.9 * Double(rank), translation: SIMD3(2 * Double(rank), 0, -1))
+        }
+        let (result, moved) = try alignAll(files)
+        XCTAssertNil(moved[3], "the bathroom left: " + result.stderr)
+        XCTAssertNil(moved[4], "its rescan left: " + result.stderr)
+        XCTAssertNotNil(moved[5], "the bedroom's rescan on the bedroom: " + result.stderr)
+    }
+
     /// A home scanned in sessions: `home`'s captures in `order`, each where the truth puts it in
     /// the first capture's frame and then moved by `frame(rank)` (nil: left there), written to
     /// `folder` as r01.json, r02.json, ...; with where each one's first wall belongs.
