@@ -177,4 +177,25 @@ final class RoomSideGeometryTests: XCTestCase {
         XCTAssertNil(CapturedRoom().planCentre)
         XCTAssertNil(CapturedRoom().interiorPoint)
     }
+
+    /// An outline of more corners than ear clipping is given (a crafted floor of 10,000
+    /// self-crossing corners held `plan` 58 s) finds its inside across a line through it: a U
+    /// of 320 corners, its centroid in the gap, and 20,000 corners zigzagging over each other.
+    func testAnOutlineOfManyCornersFindsItsInsideAcrossIt() throws {
+        var many: [PlanPoint] = []
+        for (i, a) in Shapes.uShape.enumerated() {
+            let b = Shapes.uShape[(i + 1) % Shapes.uShape.count]
+            for k in 0..<40 { many.append(a + (b - a) * (Double(k) / 40)) }
+        }
+        var room = CapturedRoom()
+        room.floors = [TestRooms.floor(many, y: 0)]
+        let outline = try XCTUnwrap(room.planOutlines.max { polygonArea($0) < polygonArea($1) })
+        XCTAssertGreaterThan(outline.count, CapturedRoom.triangulationLimit)
+        let inside = try XCTUnwrap(room.interiorPoint)
+        XCTAssertTrue(Shapes.uShape.encloses(inside), "not the centroid in the gap: \(inside)")
+        XCTAssertEqual(inside, outline.pointInsideAcross(), "across the outline, not by its triangles")
+        let zigzag = (0..<20_000).map { PlanPoint(x: Double($0 % 7), z: Double($0 * 31 % 13)) }
+        if let point = zigzag.pointInsideAcross() { XCTAssertTrue(zigzag.encloses(point)) }
+        XCTAssertNotNil(zigzag.pointInsideAcross(), "a line across crosses it somewhere inside")
+    }
 }

@@ -33,6 +33,34 @@ extension Array where Element == PlanPoint {
 
     /// Ray casting: whether `point` lies inside. Holds for concave polygons; a point exactly
     /// on an edge may count as either.
+    /// A point inside the polygon (even-odd, as `encloses` counts): the middle of the widest
+    /// span of a line across it parallel to x, at a few heights; nil when none encloses one.
+    /// Linear in the corners but for a sort of the crossings.
+    func pointInsideAcross() -> PlanPoint? {
+        guard count >= 3, let bounds = PlanBounds(containing: self), bounds.max.z > bounds.min.z else { return nil }
+        for share in [0.5, 0.381966, 0.618034, 0.236068, 0.763932] {
+            let z = bounds.min.z + (bounds.max.z - bounds.min.z) * share
+            var crossings: [Double] = []
+            var j = count - 1
+            for i in indices {
+                let a = self[i], b = self[j]
+                if (a.z > z) != (b.z > z) { crossings.append(a.x + (z - a.z) / (b.z - a.z) * (b.x - a.x)) }
+                j = i
+            }
+            crossings.sort()
+            var best: (width: Double, middle: Double)?
+            for pair in stride(from: 0, to: crossings.count - 1, by: 2) {
+                let width = crossings[pair + 1] - crossings[pair]
+                if width > (best?.width ?? 0) { best = (width, (crossings[pair] + crossings[pair + 1]) / 2) }
+            }
+            if let best {
+                let point = PlanPoint(x: best.middle, z: z)
+                if encloses(point) { return point }
+            }
+        }
+        return nil
+    }
+
     public func encloses(_ point: PlanPoint) -> Bool {
         var inside = false
         var j = count - 1
