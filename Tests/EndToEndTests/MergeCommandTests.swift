@@ -46,6 +46,27 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(rooms, ["r2", "r\(building.captures.count + 2)"], "the merged copy of the room keeps its name")
     }
 
+    /// With a merged structure open and edited, a bare `merge` merges the open room files, not
+    /// that structure, and says so: the new structure lacks the edits (an adversarial pass
+    /// exported it as s.json, a deleted refrigerator back). `merge s` says s is a structure and
+    /// names its rooms, not that nothing is called s.
+    func testABareMergeSaysItDoesNotCarryAnEditedStructuresEdits() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4))
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        let commands = placing + ["merge --into s", "delete o\(building.captures.reduce(0) { $0 + $1.room.objects.count } + 1)", "merge"]
+        let result = try Harness.run(["-q"] + paths + ["-c", commands.joined(separator: "; ")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("wb: warning: s was edited, and this merge of the open room files does not carry its edits "
+                                             + "(merge r5 r6 r7 r8 rebuilds s itself)"), result.stderr)
+        // Unedited, nothing is said.
+        let plain = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into s", "merge"]).joined(separator: "; ")])
+        XCTAssertFalse(plain.stderr.contains("was edited"), plain.stderr)
+        let named = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into s", "merge s"]).joined(separator: "; ")])
+        XCTAssertTrue(named.stderr.contains("error: 's' is an open structure, not a room: ROOM is a room (its rooms are r5, r6, r7, r8)"),
+                      named.stderr)
+    }
+
     func testReMergeRebuildsTheStructureInPlaceAndUndoes() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 9, rooms: 5))

@@ -153,6 +153,20 @@ extension Shell {
                     + (report.joinedParts > 0 ? "; \(counted(report.joinedParts, "wall")) a room saw in parts made whole" : "")
                     + (report.closedCorners > 0 ? "; \(counted(report.closedCorners, "wall end")) moved to meet the wall \(report.closedCorners == 1 ? "it" : "they")"
                         + " nearly met (up to \(formatted(report.longestCornerMove * 100, digits: 0)) cm)" : ""))
+        // A bare `merge` with an edited structure open merges the open room files, not that
+        // structure: its edits are not in the new one, and `export structure PATH` writes the
+        // new one (an adversarial pass lost a deletion and an edit that way, said only as
+        // "wrote merged to s.json").
+        if opened, let made = session.files.last(where: { $0.madeByMerge && $0.name == name }) { mergedStates[made.id] = made.state }
+        if opened && rooms.isEmpty {
+            for file in session.files where file.isStructure && file.name != name
+                && (mergedStates[file.id].map { $0 != file.state } ?? file.isModified) {
+                let handles = file.roomIDs.compactMap { workspace.handles.handle(for: Identity.room($0, file: file.id)) }
+                let again = handles.isEmpty ? "" : " (merge " + (handles.count > 6 ? "\(handles[0]) … \(handles[handles.count - 1])"
+                                                                 : handles.joined(separator: " ")) + " rebuilds \(file.name) itself)"
+                warn("\(file.name) was edited, and this merge of the open room files does not carry its edits" + again)
+            }
+        }
     }
 
     /// "1 wall", "2 walls".

@@ -46,6 +46,15 @@ extension Shell {
             let candidates = fitting + session.files.flatMap { $0.names.values }
             let hint = nearest(text, among: candidates).map { " (did you mean \($0)?)" } ?? ""
             let example = allowed == [.room] ? "r1" : allowed.count == 1 ? allowed.first.map { "\($0.handlePrefix)1" } ?? "r1" : "r1 or o3"
+            // An open file's name, where a room is meant (`merge s` for the structure s): say
+            // what it is and its rooms' handles, not that nothing is called so.
+            if allowed.contains(.room), let file = session.files.first(where: { $0.name == text }) {
+                let rooms = file.roomIDs.compactMap { workspace.handles.handle(for: Identity.room($0, file: file.id)) }
+                let listed = rooms.isEmpty ? "it holds no rooms" : rooms.count == 1 ? "its room is \(rooms[0])"
+                    : "its rooms are " + (rooms.count > 6 ? "\(rooms[0]) to \(rooms[rooms.count - 1])" : rooms.joined(separator: ", "))
+                throw CommandFailure("'\(text)' is an open \(file.isStructure ? "structure" : "file"), not a room: \(what) is a room "
+                                     + "(\(listed))", at: word)
+            }
             throw CommandFailure("nothing open is called '\(text)'\(hint); \(what) is a handle like \(example), an identifier, or a name",
                                  at: word)
         }

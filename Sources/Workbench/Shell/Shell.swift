@@ -67,6 +67,9 @@ public final class Shell {
     /// yet (a merge result), with the file as written: `save` then replaces that file as its
     /// own (it refused: "exists and is not ab").
     var exportedUnsaved: [String: (file: Int, stamp: FileStamp)] = [:]
+    /// The state each structure `merge` made was in when made (by file id): edited since when
+    /// its state is another (see `merge`).
+    var mergedStates: [Int: Int] = [:]
     /// In a batch: claims a path this file's script is about to write, and says why not when
     /// another file of the batch wrote it already (nil: go ahead).
     public var claimWrite: (@Sendable (String) -> String?)?
