@@ -338,6 +338,23 @@ final class CheckTests: XCTestCase {
         var long = cleanRoom()
         long.walls[3].dimensions.x = 60
         XCTAssertFalse(kinds(long).contains(.outOfRange))
+        // A story no building has (4.6e18 said "no problems found"): said once, with every
+        // element on it; a basement's -2 is no finding.
+        var lofty = cleanRoom()
+        lofty.story = 4_611_686_018_427_387_904
+        for i in lofty.walls.indices { lofty.walls[i].story = lofty.story }
+        XCTAssertEqual(findings([.room(lofty)]).map(\.reason),
+                       ["5 elements on story 4611686018427387904: no building has that many (a broken number in the file?)"])
+        XCTAssertEqual(findings([.room(lofty)]).first?.elements.first?.kind, .room)
+        var basement = cleanRoom(story: -2)
+        for i in basement.walls.indices { basement.walls[i].story = -2 }
+        XCTAssertEqual(kinds(basement), [])
+        // Two elements of one room under one identifier: the file opens with a warning, and
+        // check said nothing.
+        var shared = cleanRoom()
+        shared.objects[0].identifier = shared.walls[1].identifier
+        XCTAssertEqual(kinds(shared), [.duplicateIdentifier])
+        XCTAssertEqual(findings([.room(shared)]).first?.elements.map(\.kind), [.wall, .object])
 
         var dangling = cleanRoom()
         dangling.windows[0].parentIdentifier = "DEADBEEF-0000-4000-8000-000000000000"

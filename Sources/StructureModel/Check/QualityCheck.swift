@@ -13,6 +13,7 @@ public struct Finding: Sendable, Equatable {
         case roomsOverlap = "rooms-overlap"
         case sectionOutside = "section-outside"
         case storyHeight = "story-height"
+        case duplicateIdentifier = "duplicate-identifier"
     }
 
     public var kind: Kind
@@ -49,6 +50,9 @@ public struct CheckTolerances: Sendable {
     /// "no problems found").
     public var largest = 100.0
     public var farthest = 10_000.0
+    /// No building has more stories than this, above ground or below (a story of 4.6e18 said
+    /// "no problems found").
+    public var highestStory = 200
 
     public init() {}
 }
@@ -112,6 +116,7 @@ extension Workspace {
                     }
             }
             findings += danglingParents(file)
+            findings += duplicateIdentifiers(file)
             findings += roomsOverlap(file, tolerances)
             findings += sectionsOutside(file, tolerances)
             findings += storyHeights(file, tolerances)
@@ -133,9 +138,12 @@ extension Workspace {
     /// (a room's area, a plan's page, a merge's grid).
     private func outOfRange(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
         var result: [Finding] = []
-        func look(_ identity: Identity, _ dimensions: SIMD3<Float>, _ transform: Transform, _ what: String) {
+        // Stories no building has, each said once with every element on it.
+        var brokenStories: [Int: [Identity]] = [:]
+        func look(_ identity: Identity, _ dimensions: SIMD3<Float>, _ transform: Transform, _ what: String, story: Int? = nil) {
             let names = ["width", "height", "depth"]
             var wrong: [String] = []
+            if let story, story.magnitude > t.highestStory { brokenStories[story, default: []].append(identity) }
             for axis in 0..<3 {
                 let value = Double(dimensions[axis])
                 // A negative size is measured by its magnitude (and warned of when the file opens).
@@ -156,7 +164,7 @@ extension Workspace {
         for kind in ElementKind.surfaceKinds {
             let ids = identities(file, scope, kind)
             for (index, surface) in capture.surfaces(kind.surfaceArray!).enumerated() where index < ids.count {
-                look(ids[index], surface.dimensions, surface.transform, kind.rawValue)
+                look(ids[index], surface.dimensions, surface.transform, kind.rawValue, story: surface.story)
                 // Its corners too: a floor corner at 1e30 gave a floor of 4e60 m², said of nothing.
                 if let corners = surface.polygonCorners,
                    let far = corners.map({ c in max(abs(Double(c.x)), abs(Double(c.y)), abs(Double(c.z))) }).max(),
@@ -175,7 +183,16 @@ extension Workspace {
         }
         let objects = identities(file, scope, .object)
         for (index, object) in capture.objects.enumerated() where index < objects.count {
-            look(objects[index], object.dimensions, object.transform, object.category.name)
+            look(objects[index], object.dimensions, object.transform, object.category.name, story: object.story)
+        }
+        if let story = capture.story, story.magnitude > t.highestStory, let room = scope.roomID.map({ Identity.room($0, file: file.id) }) {
+            brokenStories[story, default: []].insert(room, at: 0)
+        }
+        for story in brokenStories.keys.sorted() {
+            let on = brokenStories[story]!
+            result.append(Finding(kind: .outOfRange, elements: on,
+                                  reason: "\(on.count == 1 ? "an element" : "\(on.count) elements") on story \(story): no building has that many "
+                                      + "(a broken number in the file?)"))
         }
         // A section has only a centre (one at 3e38 was said only as lying outside its room).
         let sections = identities(file, scope, .section)
@@ -184,6 +201,30 @@ extension Workspace {
             result.append(Finding(kind: .outOfRange, elements: [sections[index]],
                                   reason: "a section with its centre \(magnitude((c * c).sum().squareRoot())) m from the origin: no scan measures that "
                                       + "(a broken number in the file?)"))
+        }
+        return result
+    }
+
+    /// Elements of one capture (a room, or a structure's own arrays) that share an identifier:
+    /// a scan gives each its own, and edits, merges and a structure's provenance take elements
+    /// of one identifier for one (the file opens with a warning; `check --json` said nothing).
+    private func duplicateIdentifiers(_ file: WorkspaceFile) -> [Finding] {
+        var result: [Finding] = []
+        for scope in file.scopes {
+            var byIdentifier: [String: [Identity]] = [:]
+            var order: [String] = []
+            for kind in ElementKind.surfaceKinds + [.object] {
+                for identity in file.identities(scope, kind) {
+                    guard let identifier = identity.identifier else { continue }
+                    if byIdentifier[identifier] == nil { order.append(identifier) }
+                    byIdentifier[identifier, default: []].append(identity)
+                }
+            }
+            for identifier in order where byIdentifier[identifier]!.count > 1 {
+                let shared = byIdentifier[identifier]!
+                result.append(Finding(kind: .duplicateIdentifier, elements: shared,
+                                      reason: "one identifier on \(shared.count) elements, \(identifier): edits and merges take them for one"))
+            }
         }
         return result
     }

@@ -752,8 +752,8 @@ extension Shell {
                 summary: "quality problems to look at: duplicated or gapped walls, doors off their wall, ...",
                 details: """
                     Lists, with the handles involved and a reason: sizes and places no scan gives (an element over 100 m,
-                    further than 10 km from the origin, a transform that is no rotation, a wall of width 0: a broken
-                    number), walls of one room that
+                    further than 10 km from the origin, a transform that is no rotation, a wall of width 0, a story
+                    beyond 200: a broken number), elements of one room that share an identifier, walls of one room that
                     overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
                     wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
                     floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
