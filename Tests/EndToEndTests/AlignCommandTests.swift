@@ -927,6 +927,35 @@ final class AutoAlignCommandTests: XCTestCase {
         }
     }
 
+    /// An 11-room home of two look-alike living room and kitchen pairs, its first room and a
+    /// kitchen one session, the other living room and kitchen a second, the rest each a session
+    /// of its own: the second session's piece was hung on the first's look-alikes, 20 m off and
+    /// turned 90 degrees, on 18.8 (an adversarial pass), where the search room by room had both
+    /// its rooms in doubt at their places. A piece is placed only where that search does not
+    /// doubt every one of its rooms.
+    func testAPieceWhoseRoomsTheSearchRoomByRoomDoubtsIsNotPlaced() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 304, rooms: 11, noise: 1))
+        func motion(_ yaw: Double, _ x: Double, _ y: Double, _ z: Double) -> RigidMotion {
+            RigidMotion(translation: SIMD3(x, y, z)).composed(after: RigidMotion(yaw: yaw))
+        }
+        let frames: [Int: RigidMotion] = [
+            0: motion(0.7584105104252157, -24.038872229522898, 0, 2.6326877893462797),
+            1: motion(0.7584105104252157, -24.038872229522898, 0, 2.6326877893462797),
+            2: motion(2.5901304787474126, -33.60444122356304, 0.236, 16.88973826210466),
+            3: motion(0.27461309483647944, -15.990199079790242, -0.152, 4.418773905403403),
+            4: motion(-0.4428755328060283, -14.571835421782772, 0.281, 5.485183398066433),
+            5: motion(0.1226490723231233, -24.084769811245547, 0.353, 3.357191164909385),
+            8: motion(-0.7702556306969911, -18.499451999640165, -0.322, 6.813231833037959),
+            9: motion(1.7587349464662116, -28.423336414985386, -0.0999, 5.491721471601085),
+            10: motion(1.8540812926158572, -25.864492722907766, 0.29, 2.2941162666152515),
+        ]
+        let order = [7, 0, 1, 2, 3, 4, 5, 6, 8, 9, 10]
+        let files = try writeSessions(home, order: order, in: folder) { rank in frames[order[rank]] }
+        let (result, _) = try alignAll(files)
+        XCTAssertTrue(result.stderr.contains("r2, r3 lie in one frame, meeting"), "the second session is a piece: " + result.stderr)
+    }
+
     /// A home scanned in sessions: `home`'s captures in `order`, each where the truth puts it in
     /// the first capture's frame and then moved by `frame(rank)` (nil: left there), written to
     /// `folder` as r01.json, r02.json, ...; with where each one's first wall belongs.
