@@ -31,8 +31,6 @@ extension Array where Element == PlanPoint {
         return origin + sum * (1 / (3 * twice))
     }
 
-    /// Ray casting: whether `point` lies inside. Holds for concave polygons; a point exactly
-    /// on an edge may count as either.
     /// A point inside the polygon (even-odd, as `encloses` counts): the middle of the widest
     /// span of a line across it parallel to x, at a few heights; nil when none encloses one.
     /// Linear in the corners but for a sort of the crossings.
@@ -61,6 +59,8 @@ extension Array where Element == PlanPoint {
         return nil
     }
 
+    /// Ray casting: whether `point` lies inside. Holds for concave polygons; a point exactly
+    /// on an edge may count as either.
     public func encloses(_ point: PlanPoint) -> Bool {
         var inside = false
         var j = count - 1

@@ -161,9 +161,8 @@ extension Shell {
         if opened && rooms.isEmpty {
             for file in session.files where file.isStructure && file.name != name
                 && (mergedStates[file.id].map { $0 != file.state } ?? file.isModified) {
-                let handles = file.roomIDs.compactMap { workspace.handles.handle(for: Identity.room($0, file: file.id)) }
-                let again = handles.isEmpty ? "" : " (merge " + (handles.count > 6 ? "\(handles[0]) … \(handles[handles.count - 1])"
-                                                                 : handles.joined(separator: " ")) + " rebuilds \(file.name) itself)"
+                let handles = roomHandles(of: file)
+                let again = handles.isEmpty ? "" : " (merge " + handles.joined(separator: " ") + " rebuilds \(file.name) itself)"
                 warn("\(file.name) was edited, and this merge of the open room files does not carry its edits" + again)
             }
         }

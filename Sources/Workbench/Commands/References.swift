@@ -49,9 +49,9 @@ extension Shell {
             // An open file's name, where a room is meant (`merge s` for the structure s): say
             // what it is and its rooms' handles, not that nothing is called so.
             if allowed.contains(.room), let file = session.files.first(where: { $0.name == text }) {
-                let rooms = file.roomIDs.compactMap { workspace.handles.handle(for: Identity.room($0, file: file.id)) }
+                let rooms = roomHandles(of: file)
                 let listed = rooms.isEmpty ? "it holds no rooms" : rooms.count == 1 ? "its room is \(rooms[0])"
-                    : "its rooms are " + (rooms.count > 6 ? "\(rooms[0]) to \(rooms[rooms.count - 1])" : rooms.joined(separator: ", "))
+                    : "its rooms are " + listedHandles(rooms)
                 throw CommandFailure("'\(text)' is an open \(file.isStructure ? "structure" : "file"), not a room: \(what) is a room "
                                      + "(\(listed))", at: word)
             }
@@ -71,6 +71,16 @@ extension Shell {
                                  + allowed.map(\.rawValue).sorted().joined(separator: " or "), at: word)
         }
         return identity
+    }
+
+    /// The handles of `file`'s rooms, in document order.
+    func roomHandles(of file: WorkspaceFile) -> [String] {
+        file.rooms.compactMap { session.workspace.handles.handle(for: $0) }
+    }
+
+    /// Handles as a person reads them: all of up to six, else the first and last.
+    func listedHandles(_ handles: [String]) -> String {
+        handles.count > 6 ? "\(handles[0]) to \(handles[handles.count - 1])" : handles.joined(separator: ", ")
     }
 
     private func lastNumber(_ kind: ElementKind) -> Int {
