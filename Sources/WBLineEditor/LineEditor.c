@@ -162,3 +162,45 @@ void wble_show_above_line(const char *text) {
     fflush(out);
     rl_forced_update_display();
 }
+
+/* The crash journal's mark (see the header). */
+static volatile sig_atomic_t crash_mark_fd = -1;
+static const int crash_signals[] = { SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE };
+#define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction crash_previous[CRASH_SIGNAL_COUNT];
+static int crash_mark_installed = 0;
+
+static void crash_mark(int signal) {
+    int fd = crash_mark_fd;
+    if (fd >= 0) {
+        static const char line[] = "{\"crashed\":true}\n";
+        ssize_t written = write(fd, line, sizeof line - 1);
+        (void)written;
+        crash_mark_fd = -1;
+    }
+    for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+        if (crash_signals[i] == signal) {
+            sigaction(signal, &crash_previous[i], NULL);
+            break;
+        }
+    }
+    /* Pending until this handler returns, then taken by the handler restored above, at the
+       instruction that faulted (which, run again, would fault again anyway). */
+    raise(signal);
+}
+
+void wble_install_crash_mark(void) {
+    if (crash_mark_installed) return;
+    crash_mark_installed = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = crash_mark;
+    sigemptyset(&action.sa_mask);
+    for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+        sigaction(crash_signals[i], &action, &crash_previous[i]);
+    }
+}
+
+void wble_set_crash_mark_fd(int fd) {
+    crash_mark_fd = fd;
+}

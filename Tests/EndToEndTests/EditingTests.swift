@@ -278,4 +278,18 @@ final class EditingTests: XCTestCase {
         XCTAssertTrue(errors[7].contains("error: it is not deleted"), errors[7])
         XCTAssertEqual(result.stdout, "", "nothing changed, so diff prints nothing")
     }
+
+    /// `--section N` on a room with no sections (every iOS 16 capture, or `"sections": []`) said
+    /// the room has none, as the command without it does: it read past the end (an adversarial pass).
+    func testPickingASectionOfARoomWithNoneIsAnError() throws {
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 2)).captures[0].room
+        room.sections = []
+        let file = folder.appendingPathComponent("bare.json").path
+        let bytes = Data(RoomPlanCodec.encode(.room(room)))
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let result = try Harness.run(["-q", file, "-c", "label r1 kitchen --section 1; save"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("error: r1 has no sections (an iOS 16 capture)"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes)
+    }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// at the next interactive start) brings them back, and a file changed since is refused.
 final class JournalTests: XCTestCase {
     /// Runs one interactive session: `steps` are lines to type (each waits for the next
-    /// prompt), `KILL` (SIGKILL, then stop), or `ANSWER:text` (typed at a [y/N] question).
+    /// prompt), `KILL` (SIGKILL, then stop), `SEGV` (as a crash, then stop), or `ANSWER:text` (typed at a [y/N] question).
     static let driver = #"""
     import json, os, pty, re, select, sys, time
 
@@ -15,7 +15,7 @@ final class JournalTests: XCTestCase {
     flags = json.loads(sys.argv[5]) if len(sys.argv) > 5 else []
     pid, fd = pty.fork()
     if pid == 0:
-        os.execve(wb, [wb] + flags + [room], dict(os.environ, TERM="xterm", WB_HISTORY=history, NO_COLOR="1"))
+        os.execve(wb, [wb] + flags + [room], dict(os.environ, TERM="xterm", WB_HISTORY=history, NO_COLOR="1", SWIFT_BACKTRACE="enable=no"))
     out = b""
     prompt = re.compile(rb"wb [^\r\n]*> ")
 
@@ -54,6 +54,18 @@ final class JournalTests: XCTestCase {
             os.kill(pid, 9)
             os.waitpid(pid, 0)
             status = "killed"
+            break
+        if step == "SEGV":
+            # (Swift's backtracer, at a terminal, may wait for a key after the crash.)
+            os.kill(pid, 11)
+            end = time.time() + 10
+            while time.time() < end and os.waitpid(pid, os.WNOHANG)[0] == 0:
+                pump(0.1)
+            else:
+                if time.time() >= end:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+            status = "crashed"
             break
         if step.startswith("ANSWER:"):
             if not wait_for(lambda: b"[y/N] " in out):
@@ -163,6 +175,39 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(rooms.first?["name"] as? String, "Den")
     }
 
+    /// A command wb crashed in is not replayed: replayed, it crashed every `--recover` again,
+    /// so the edits before it could not be had back (an adversarial pass). It is named instead.
+    /// A command killed half way (no mark) is replayed whole, as before.
+    func testTheCommandWbCrashedInIsNotReplayed() throws {
+        _ = try session(["name r1 Den", "move r1 1 0", "KILL"])
+        // What the journal holds when wb crashes inside a command: the command, then the mark
+        // its signal handler writes.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"run":"label","args":["r1","kitchen"],"text":"label r1 kitchen"}"#.utf8 + [0x0A]))
+        handle.write(Data(#"{"crashed":true}"#.utf8 + [0x0A]))
+        handle.closeFile()
+        let looked = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertEqual(looked.status, 0, looked.stderr)
+        XCTAssertEqual(looked.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) },
+                       ["1  name r1 Den", "2  move r1 1 0"], "the commands before the crash, and not the one it crashed in")
+        XCTAssertTrue(looked.stderr.contains("'label r1 kitchen' was not replayed: wb crashed while it ran"), looked.stderr)
+    }
+
+    /// A crash's signal marks the journal; a crash after a command ran to its end (here at the
+    /// prompt) leaves that command replayed.
+    func testACrashMarksTheJournalAndACommandThatRanToItsEndIsReplayed() throws {
+        let crashed = try session(["name r1 Den", "SEGV"])
+        XCTAssertEqual(crashed.status as? String, "crashed")
+        let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.suffix(3)), [#"{"run":"name","args":["r1","Den"],"text":"name r1 Den"}"#, #"{"done":true}"#,
+                                                #"{"crashed":true}"#], "\(lines)")
+        let looked = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertEqual(looked.status, 0, looked.stderr)
+        XCTAssertEqual(looked.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1  name r1 Den")
+        XCTAssertFalse(looked.stderr.contains("not replayed"), looked.stderr)
+    }
+
     /// A save that writes the file while the session goes on editing it (inside a script that
     /// edits on): a replay from the files as the journal began is no longer possible. wb says
     /// so at the save, and recovery gives that reason (it said "changed on disk"). A copy
@@ -232,8 +277,9 @@ final class JournalTests: XCTestCase {
         let killed = try session(["move r1 2 0", "save", "label r1 bathroom", "KILL"])
         XCTAssertTrue(killed.out.contains("wrote \(room)"), killed.out)
         let lines = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(lines.count, 2, "a header and the one command since the save: \(lines)")
+        XCTAssertEqual(lines.count, 3, "a header and the one command since the save, marked done: \(lines)")
         XCTAssertTrue(lines[1].contains("\"label\""), String(lines[1]))
+        XCTAssertEqual(lines[2], #"{"done":true}"#)
         let saved = try Harness.run(["-q", "--recover", room, "-c", "save"])
         XCTAssertEqual(saved.status, 0, saved.stderr)
         let json = try roomJSON()

@@ -47,4 +47,12 @@ void wble_show_above_line(const char *text);
 /* The process's environment (environ), for posix_spawn: a C global Swift 6 will not touch. */
 char **wble_environment(void);
 
+/* The crash journal's mark: once installed, a fault (SIGILL from a failed Swift check,
+   SIGTRAP, SIGSEGV, SIGBUS, SIGFPE) appends {"crashed":true} and a newline to the file
+   descriptor set last (none when -1) with one write(2), then goes on to the handler that
+   was there before (Swift's backtrace, or the default): a replay then knows the command
+   the session died in crashed it, and does not run it again. */
+void wble_install_crash_mark(void);
+void wble_set_crash_mark_fd(int fd);
+
 #endif

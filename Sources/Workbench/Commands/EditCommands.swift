@@ -33,7 +33,7 @@ extension Shell {
     func section(of room: Identity, pick: Argument?, at word: Argument) throws -> Identity {
         let sections = session.workspace.file(id: room.file)?.identities(room.scope, .section) ?? []
         let count = sections.count
-        if let pick {
+        if let pick, count > 0 {
             let number = try wholeNumber(pick, name: "--section", range: 1...max(1, count))
             return sections[number - 1]
         }

@@ -7,6 +7,7 @@ import Musl
 #endif
 import Foundation
 import StructureModel
+import WBLineEditor
 
 /// The crash journal of an interactive session: every command that may change the session,
 /// as it was bound (variables replaced, paths made absolute), appended to a file beside the
@@ -21,6 +22,8 @@ import StructureModel
 ///
 ///     {"run":"move","args":["r1","1","0"],"text":"move r1 1 0"}
 ///     {"failed":true}                       the command before failed (its error is expected again)
+///     {"done":true}                         the command before ran to its end
+///     {"crashed":true}                      wb crashed (written by a signal handler): not replayed
 ///     {"begin":"source fix.wb"} … {"end":true}   a script run as one undo step
 ///     {"opened":"/abs/other.json","digest":"…"}  a file the command before opened, as it was
 ///
@@ -65,6 +68,9 @@ final class Journal {
     private init(path: String, fd: Int32) {
         self.path = path
         self.fd = fd
+        // A crash (a failed check's trap, a bad access) marks the command it cut short.
+        wble_install_crash_mark()
+        wble_set_crash_mark_fd(fd)
     }
 
     /// A new journal for `shell`'s session as it is now. Fails when a file is already there
@@ -86,6 +92,8 @@ final class Journal {
     /// cut short by the crash is cut off so the next entry starts on a line of its own.
     static func resume(_ found: FoundJournal) -> Journal {
         _ = ftruncate(found.fd, off_t(found.validLength))
+        // (Reading it left the offset at its old end: writing there would leave a hole.)
+        _ = lseek(found.fd, off_t(found.validLength), SEEK_SET)
         let journal = Journal(path: found.path, fd: found.fd)
         journal.entryCount = found.entries.count
         return journal
@@ -115,6 +123,7 @@ final class Journal {
     }
 
     func recordFailure() { append(JournalEntry.failed.json) }
+    func recordDone() { append(JournalEntry.done.json) }
     func beginGroup(text: String) { append(JournalEntry.begin(text).json) }
     func endGroup() { append(JournalEntry.end.json) }
 
@@ -174,6 +183,7 @@ final class Journal {
     /// Lets go of the journal, leaving it where it is.
     func close() {
         guard fd >= 0 else { return }
+        wble_set_crash_mark_fd(-1)
         closeDescriptor(fd)
         fd = -1
     }

@@ -111,6 +111,11 @@ enum JournalEntry {
     /// the history shows).
     case command(name: String, arguments: [String], quoted: [Int], flags: [String], values: [String: String], text: String)
     case failed
+    /// The command before it ran to its end (a crash mark after it is not its doing).
+    case done
+    /// wb crashed (a fault's signal) in the command before: it is not replayed, or every
+    /// recovery would crash again. Written by the signal handler (`wble_install_crash_mark`).
+    case crashed
     case begin(String)
     case end
     case opened(path: String, digest: ContentDigest)
@@ -146,6 +151,8 @@ enum JournalEntry {
             }
             return line + "," + jsonPair("text", text) + "}"
         case .failed: return "{\"failed\":true}"
+        case .done: return "{\"done\":true}"
+        case .crashed: return "{\"crashed\":true}"
         case .begin(let text): return "{" + jsonPair("begin", text) + "}"
         case .end: return "{\"end\":true}"
         case .opened(let path, let digest): return "{" + jsonPair("opened", path) + "," + jsonPair("digest", digest.description) + "}"
@@ -161,6 +168,10 @@ enum JournalEntry {
                             text: text)
         } else if object["failed"] as? Bool == true {
             self = .failed
+        } else if object["done"] as? Bool == true {
+            self = .done
+        } else if object["crashed"] as? Bool == true {
+            self = .crashed
         } else if let text = object["begin"] as? String {
             self = .begin(text)
         } else if object["end"] as? Bool == true {

@@ -140,17 +140,28 @@ struct JournalStart {
         for (position, item) in found.entries.enumerated() {
             switch item.entry {
             case .command(let name, let arguments, let quoted, let flags, let values, let text):
-                let failedThen: Bool
-                if position + 1 < found.entries.count, case .failed = found.entries[position + 1].entry {
-                    failedThen = true
-                } else {
-                    failedThen = false
-                }
-                // A command that failed in the session changed nothing there: it is not run again
-                // (run, it may succeed now: an `open` of a file made since, an `align` a Ctrl-C
-                // stopped, and every later handle shifts).
-                if failedThen { continue }
                 let location = ScriptLocation(source: found.path, line: item.line, column: 1)
+                let outcome = found.entries[(position + 1)...].first { next in
+                    if case .opened = next.entry { return false } else { return true }
+                }?.entry
+                switch outcome {
+                case .failed?:
+                    // A command that failed in the session changed nothing there: it is not run again
+                    // (run, it may succeed now: an `open` of a file made since, an `align` a Ctrl-C
+                    // stopped, and every later handle shifts).
+                    continue
+                case .crashed?:
+                    // wb crashed in it: run again, it crashes again, and every recovery with it (an
+                    // adversarial pass crashed wb, and then each --recover, so the edits before it
+                    // could not be had back).
+                    problems.append("\(location): '\(text)' was not replayed: wb crashed while it ran "
+                                    + "(a bug in wb: please report it)")
+                    continue
+                default:
+                    // Ran to its end; or killed half way, and then it is replayed whole (edits are
+                    // all or nothing).
+                    break
+                }
                 guard let spec = replayer.command(named: name) else {
                     problems.append("\(location): '\(text)' was not replayed: this wb has no command '\(name)'")
                     continue
@@ -175,7 +186,7 @@ struct JournalStart {
                     replayer.session.endGroup()
                     depth -= 1
                 }
-            case .failed, .opened, .unreplayable:
+            case .failed, .done, .crashed, .opened, .unreplayable:
                 break
             }
         }

@@ -246,6 +246,7 @@ public final class Shell {
         }
         do {
             try spec.run(&invocation)
+            journal.recordDone()
         } catch {
             journal.recordFailure()
             throw error
