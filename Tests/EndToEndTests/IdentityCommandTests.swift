@@ -37,6 +37,32 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertTrue(prefix.stderr.contains("is the start of several identifiers (w1 in"), prefix.stderr)
     }
 
+    /// In one structure a room's element and the structure-level element standing for it carry
+    /// one identifier (as Apple writes them): a full UUID names that one thing, the room's copy,
+    /// and an edit through it reaches both. It was "the identifier of several elements" for
+    /// nearly every element of every structure (an adversarial pass), against COMMANDS.md.
+    func testAFullIdentifierOfAStructureNamesTheRoomsCopy() throws {
+        guard case .structure(let structure) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: structurePath)))) else {
+            return XCTFail("a structure")
+        }
+        let shared = Set(structure.merged.walls.map(\.identifier))
+        let wall = try XCTUnwrap(structure.rooms[0].walls.first { shared.contains($0.identifier) })
+        for spelling in [wall.identifier, wall.identifier.lowercased()] {
+            let result = try Harness.run(["-q", "--json", structurePath, "-c", "show \(spelling)"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(shown["level"] as? String, "room")
+            XCTAssertEqual(shown["room"] as? String, "r1")
+            XCTAssertEqual(shown["identifier"] as? String, wall.identifier)
+        }
+        let edited = try Harness.run(["-q", "--json", structurePath, "-c", "set \(wall.identifier) confidence low",
+                                      "-c", "find walls where identifier = \(wall.identifier)"])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        let copies = try Harness.jsonArray(edited.stdout)
+        XCTAssertEqual(Set(copies.compactMap { $0["level"] as? String }), ["room", "structure"])
+        XCTAssertTrue(copies.allSatisfy { $0["confidence"] as? String == "low" }, "\(copies)")
+    }
+
     func testStructureLevelElementsHaveHandlesAndSayTheirLevel() throws {
         let result = try Harness.run(["-q", "--json", structurePath, "-c", "ls walls"])
         XCTAssertEqual(result.status, 0, result.stderr)

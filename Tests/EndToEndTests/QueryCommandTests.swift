@@ -27,6 +27,33 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(walls.stdout.utf8)) as! [Any]).count, 4)
     }
 
+    /// A structure's own element is placed in a section of a room it stands for: the nearest
+    /// section of any room put a hallway's walls in the bathroom across them, and `find ...
+    /// where section = ...` found them there (an adversarial pass).
+    func testAStructureElementsSectionIsOneOfItsRooms() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = folder.appendingPathComponent("home.json").path
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 6))
+        try Data(RoomPlanCodec.encode(.structure(building.structure))).write(to: URL(fileURLWithPath: path))
+        var rows: [[String: Any]] = []
+        for kind in ["sections", "walls", "doors", "objects"] {
+            let result = try Harness.run(["-q", "--json", path, "-c", "ls \(kind)"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            rows += try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        }
+        let sectionRooms = Dictionary(uniqueKeysWithValues: rows.filter { $0["kind"] as? String == "section" && $0["level"] as? String == "structure" }
+            .map { ($0["handle"] as! String, Set($0["rooms"] as? [String] ?? [])) })
+        XCTAssertEqual(sectionRooms.count, 6, "one structure-level section a room")
+        var checked = 0
+        for row in rows where row["level"] as? String == "structure" && row["kind"] as? String != "section" {
+            guard let section = row["section"] as? String, let rooms = row["rooms"] as? [String], !rooms.isEmpty else { continue }
+            XCTAssertFalse(sectionRooms[section, default: []].isDisjoint(with: rooms),
+                           "\(row["handle"]!) stands for \(rooms) but is put in \(section) of \(sectionRooms[section] ?? [])")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 40)
+    }
+
     func testFlatListsAndStats() throws {
         let flat = try Harness.sample("flat-4sections.json")
         let sections = try Harness.run(["-q", flat, "-c", "ls sections"])

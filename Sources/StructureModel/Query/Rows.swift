@@ -111,13 +111,24 @@ extension Workspace {
         var roomHandle: String?
         var sectionKeys: [String]
         var sectionHandles: [String?]
+        /// For a structure's own elements: the structure-level sections (by position) that
+        /// stand for each room's sections.
+        var sectionsOfRoom: [RoomID: [Int]] = [:]
     }
 
     func context(_ identity: Identity, _ file: WorkspaceFile) -> RoomContext {
         let sections = file.identities(identity.scope, .section)
-        return RoomContext(roomHandle: identity.room.flatMap { handles.handle(for: $0) },
-                           sectionKeys: sections.map(\.key),
-                           sectionHandles: sections.map { handles.handle(for: $0) })
+        var context = RoomContext(roomHandle: identity.room.flatMap { handles.handle(for: $0) },
+                                  sectionKeys: sections.map(\.key),
+                                  sectionHandles: sections.map { handles.handle(for: $0) })
+        if identity.scope == .structure {
+            for (index, section) in sections.enumerated() {
+                for room in Set((file.owners[section] ?? []).compactMap(\.scope.roomID)) {
+                    context.sectionsOfRoom[room, default: []].append(index)
+                }
+            }
+        }
+        return context
     }
 
     public func row(for identity: Identity) -> Row? {
@@ -133,15 +144,23 @@ extension Workspace {
         }
         func placeInSection(_ centre: SIMD3<Double>) {
             guard !room.sections.isEmpty else { return }
-            var best = 0
+            // A structure's own element is in a section of the rooms it stands for (the nearest
+            // of any room's put a hallway's wall in the bathroom across it: an adversarial pass).
+            var candidates = Array(room.sections.indices)
+            if identity.scope == .structure, !context.sectionsOfRoom.isEmpty {
+                let theirs = Set((file.owners[identity] ?? []).compactMap(\.scope.roomID).flatMap { context.sectionsOfRoom[$0] ?? [] })
+                if !theirs.isEmpty { candidates = theirs.sorted() }
+            }
+            var best = candidates[0]
             var bestDistance = Double.infinity
-            for (index, section) in room.sections.enumerated() {
+            for index in candidates {
+                let section = room.sections[index]
                 let dx = Double(section.center.x) - centre.x, dz = Double(section.center.z) - centre.z
                 let distance = dx * dx + dz * dz
                 if distance < bestDistance { bestDistance = distance; best = index }
             }
             row.sectionHandle = sectionHandle(best)
-            row.sectionInferred = room.sections.count > 1
+            row.sectionInferred = candidates.count > 1
             row.label = room.sections[best].label
             let sectionIdentity = Identity(file: identity.file, scope: identity.scope, kind: .section, key: context.sectionKeys[best])
             row.name = file.names[sectionIdentity] ?? identity.room.flatMap { file.names[$0] }

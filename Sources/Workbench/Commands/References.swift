@@ -22,7 +22,16 @@ extension Shell {
         } else if let labelled = try labelledSection(text, at: word) {
             found = labelled
         } else if text.count >= 4, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-            let matches = workspace.handles.identities(withIdentifierPrefix: text)
+            var matches = workspace.handles.identities(withIdentifierPrefix: text)
+            // A structure keeps a room's element nested in its room and again at its own level,
+            // under the one identifier (as Apple writes it): that is one thing, and the room's
+            // copy is where it is edited (an edit reaches every copy). A full UUID failed as
+            // "the identifier of several elements" on nearly every element of every structure.
+            let roomCopies = matches.filter { $0.room != nil }
+            if matches.count > 1, roomCopies.count == 1, let copy = roomCopies.first,
+               matches.allSatisfy({ $0.file == copy.file && $0.kind == copy.kind && $0.identifier?.uppercased() == copy.identifier?.uppercased() }) {
+                matches = [copy]
+            }
             if matches.count > 1 {
                 // A full identifier in several places: a room file and the structure merged
                 // from it, or a scan copied for another room. Say where each one is.
