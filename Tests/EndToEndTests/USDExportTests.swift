@@ -346,4 +346,20 @@ final class USDExportTests: XCTestCase {
         XCTAssertTrue(nothing.stderr.contains("nothing is open"), nothing.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.usdz").path))
     }
+
+    /// A story beyond 32 bits opens (`check` says it is out of range); exported, it was an
+    /// `int`, and no USD reader took the file (an adversarial pass). It is an `int64` now.
+    func testAStoryBeyond32BitsIsWrittenAsInt64() throws {
+        let folder = try Harness.temporaryFolder(self)
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 2)).captures[0].room
+        room.story = 2_147_483_648
+        for index in room.walls.indices { room.walls[index].story = 2_147_483_648 }
+        let path = folder.appendingPathComponent("high.json").path, usda = folder.appendingPathComponent("high.usda").path
+        try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: path))
+        let result = try Harness.run(["-q", path, "-c", "export usda \(usda)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let text = try String(contentsOfFile: usda, encoding: .utf8)
+        XCTAssertTrue(text.contains("int64 story = 2147483648"), text.prefix(3000).description)
+        XCTAssertFalse(text.contains("int story = 2147483648"))
+    }
 }

@@ -463,7 +463,8 @@ struct USDWriter {
             let typeName: String
             switch value {
             case .text: typeName = "string"
-            case .int: typeName = "int"
+            // (A story beyond 32 bits opens, and as `int` no USD reader took the file: an adversarial pass.)
+            case .int(let n): typeName = Int32(exactly: n) == nil ? "int64" : "int"
             case .number: typeName = "double"
             case .bool: typeName = "bool"
             case .texts: typeName = "string[]"
