@@ -62,6 +62,18 @@ final class MergeCommandTests: XCTestCase {
         // Unedited, nothing is said.
         let plain = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into s", "merge"]).joined(separator: "; ")])
         XCTAssertFalse(plain.stderr.contains("was edited"), plain.stderr)
+        // Merged twice into one name, the second is s-2, and neither was edited (the warning
+        // named s-2, which it had taken for the s before it: an adversarial pass).
+        let twice = try Harness.run(paths + ["-c", (placing + ["merge --into s", "merge --into s"]).joined(separator: "; ")])
+        XCTAssertEqual(twice.status, 0, twice.stderr)
+        XCTAssertTrue(twice.stderr.contains("merged into new structure s-2 (unsaved)"), twice.stderr)
+        XCTAssertFalse(twice.stderr.contains("was edited"), twice.stderr)
+        // Exported whole to its own path, a merge result is saved: it was still said to be unsaved.
+        let exported = try Harness.run(paths + ["-c", (placing + ["merge --into s"]).joined(separator: "; "),
+                                                "-c", "export structure \(folder.appendingPathComponent("s.json").path)", "-c", "save"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertFalse(exported.stderr.contains("unsaved changes in s "), exported.stderr)
+        XCTAssertEqual(exported.stderr.components(separatedBy: "/s.json (").count - 1, 1, "written once, by the export: \(exported.stderr)")
         let named = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into s", "merge s"]).joined(separator: "; ")])
         XCTAssertTrue(named.stderr.contains("error: 's' is an open structure, not a room: ROOM is a room (its rooms are r5, r6, r7, r8)"),
                       named.stderr)

@@ -147,6 +147,7 @@ extension Shell {
                    + "(merge --rebuild rebuilds them with wb's merge: " + parts.joined(separator: ", ") + ")")
             return
         }
+        let filesBefore = Set(session.files.map(\.id))
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
                     + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : "")
@@ -157,9 +158,12 @@ extension Shell {
         // structure: its edits are not in the new one, and `export structure PATH` writes the
         // new one (an adversarial pass lost a deletion and an edit that way, said only as
         // "wrote merged to s.json").
-        if opened, let made = session.files.last(where: { $0.madeByMerge && $0.name == name }) { mergedStates[made.id] = made.state }
+        // (The file this merge made: a name taken already makes it NAME-2, and an earlier NAME
+        // was then warned about as this one.)
+        let made = opened ? session.files.filter { !filesBefore.contains($0.id) }.last : nil
+        if let made { mergedStates[made.id] = made.state }
         if opened && rooms.isEmpty {
-            for file in session.files where file.isStructure && file.name != name
+            for file in session.files where file.isStructure && file.id != made?.id
                 && (mergedStates[file.id].map { $0 != file.state } ?? file.isModified) {
                 let handles = roomHandles(of: file)
                 let again = handles.isEmpty ? "" : " (merge " + handles.joined(separator: " ") + " rebuilds \(file.name) itself)"
@@ -616,9 +620,12 @@ extension Shell {
             return
         }
         // A merge result written to its own path: `save` may then replace that file as its own.
+        // Written whole to its own path, it is saved: it was still said to be unsaved, and a
+        // `save` wrote the same bytes again (an adversarial pass).
         func remember() {
             if let source, source.stamp == nil, onlyRoom == nil, FileIO.sameFile(path.text, source.path), let stamp = FileIO.stamp(of: path.text) {
                 exportedUnsaved[source.path] = (source.id, stamp)
+                if !wrapped { session.markSaved(id: source.id, stamp: stamp, digest: ContentDigest(bytes)) }
             }
         }
         guard var names else {
