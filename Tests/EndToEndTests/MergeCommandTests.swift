@@ -79,6 +79,30 @@ final class MergeCommandTests: XCTestCase {
                       named.stderr)
     }
 
+    /// Rooms of one story whose floors lie 40 cm apart (scanned apart, not yet levelled) get
+    /// one floor between them; `check` found every object of the higher room floating above
+    /// it, though that room's own check found nothing (an adversarial pass). A structure's
+    /// objects are its rooms', and are judged there.
+    func testCheckDoesNotBlameAStructuresObjectsOnItsOneFloor() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 3, noise: 0))
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        let result = try Harness.run(["-q", "--json"] + paths + ["-c", (placing + ["elevate r2 0.4", "merge --into s"]).joined(separator: "; "), "-c", "check"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let findings = try Harness.jsonArray(result.stdout)
+        XCTAssertFalse(findings.contains { $0["kind"] as? String == "floating" }, "\(findings)")
+        // A room's own object floating is still found in its room, and not again at the structure level.
+        var lifting = building
+        let sofa = try XCTUnwrap(lifting.captures[0].room.objects.firstIndex { $0.parentIdentifier == nil && $0.category.name == "sofa" })
+        lifting.captures[0].room.objects[sofa].transform.translation.y += 0.5
+        _ = try Harness.captures(of: lifting, in: folder)
+        let lifted = try Harness.run(["-q", "--json"] + paths + ["-c", (placing + ["merge --into s"]).joined(separator: "; "), "-c", "check"])
+        XCTAssertEqual(lifted.status, 0, lifted.stderr)
+        let found = try Harness.jsonArray(lifted.stdout)
+        // (Once in the room file, once in the structure's copy of that room.)
+        XCTAssertEqual(found.filter { $0["kind"] as? String == "floating" }.count, 2, "\(found)")
+    }
+
     func testReMergeRebuildsTheStructureInPlaceAndUndoes() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 9, rooms: 5))

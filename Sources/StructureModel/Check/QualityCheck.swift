@@ -362,7 +362,11 @@ extension Workspace {
                                       reason: "the \(object.category.name)'s bottom is \(magnitude(lowest - bottom)) m below the floor"))
                 continue
             }
-            if let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
+            // Nor above it: a story's one floor lies at one height, and a room whose floor its
+            // merge put lower (rooms of one story scanned 46 cm apart) had every object found
+            // floating there though its own room said nothing (an adversarial pass).
+            if scope != .structure || file.rooms.isEmpty,
+               let floor = floorHeights.filter({ $0 <= bottom + 0.05 }).max(), bottom - floor > t.floating, object.parentIdentifier == nil,
                !capture.objects.contains(where: { other in other.identifier != object.identifier && other.supports(object) }),
                !object.hangsOnAWall(capture.walls, near: grid) {
                 result.append(Finding(kind: .floating, elements: [objects[index]],
