@@ -67,6 +67,21 @@ final class MergeTests: XCTestCase {
         }
     }
 
+    /// A story of one floor keeps that floor as it is: drawn through the union's raster, a
+    /// real flat's 4 corners came out as 6, each rounded to a centimetre (an adversarial pass).
+    func testAStoryOfOneFloorKeepsItAsItIs() throws {
+        for seed in UInt64(1)...4 {
+            let room = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: 3)).captures[1].room
+            let floor = try XCTUnwrap(room.floors.first)
+            let merged = StructureMerger.merge([room]).structure.merged
+            XCTAssertEqual(merged.floors.count, 1)
+            XCTAssertEqual(merged.floors.first?.identifier, floor.identifier)
+            XCTAssertEqual(merged.floors.first?.polygonCorners, floor.polygonCorners, "seed \(seed)")
+            XCTAssertEqual(merged.floors.first?.transform, floor.transform, "seed \(seed)")
+            XCTAssertEqual(merged.floors.first?.dimensions, floor.dimensions, "seed \(seed)")
+        }
+    }
+
     func testMergingTheRoomsGivesTheStructuresCounts() throws {
         for seed in UInt64(1)...8 {
             let stories = Int(seed % 3) + 1

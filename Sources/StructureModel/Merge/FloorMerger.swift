@@ -40,6 +40,15 @@ enum FloorMerger {
                 }
             }
             guard !floors.isEmpty else { continue }
+            // One floor is its story's floor as it is: through the union's raster a real flat's
+            // 4 corners became 6, each rounded to a centimetre (an adversarial pass).
+            if floors.count == 1, let (room, only) = floors.first {
+                var floor = only
+                floor.story = only.story == nil ? nil : story
+                result.append(floor)
+                provenance[room][.floor, default: [:]][only.identifier] = only.identifier
+                continue
+            }
             let survivor = floors.max { polygonArea($0.1.planPolygon) < polygonArea($1.1.planPolygon) }!.1
             // (Of the walls whose direction is a direction: a column of 3.4e38 made the axis NaN.)
             func direction(_ wall: Surface) -> PlanPoint? {
