@@ -292,4 +292,28 @@ final class EditingTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("error: r1 has no sections (an iOS 16 capture)"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes)
     }
+
+    /// A UUID may be written in small letters (a file another tool rewrote): a door whose
+    /// parent names its wall in capitals while the wall's identifier is in small letters was
+    /// warned about on opening, found "dangling" by check, listed without its wall, and lost
+    /// its wall in exports (an adversarial pass). The file keeps its own spelling.
+    func testIdentifiersMatchTheirParentsInEitherCase() throws {
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 2)).captures[0].room
+        for index in room.walls.indices { room.walls[index].identifier = room.walls[index].identifier.lowercased() }
+        XCTAssertTrue(room.doors.contains { $0.parentIdentifier.map { $0 != $0.lowercased() } ?? false }, "a door names its wall in capitals")
+        let file = folder.appendingPathComponent("cases.json").path
+        let bytes = Data(RoomPlanCodec.encode(.room(room)))
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let checked = try Harness.run(["--json", file, "-c", "check"])
+        XCTAssertEqual(checked.status, 0, checked.stderr)
+        XCTAssertFalse(checked.stderr.contains("is not an element"), checked.stderr)
+        XCTAssertEqual(try Harness.jsonArray(String(checked.stdout[checked.stdout.range(of: "[")!.lowerBound...])).count, 0, checked.stdout)
+        let doors = try Harness.run(["-q", "--json", file, "-c", "ls doors"])
+        let rows = try Harness.jsonArray(doors.stdout)
+        XCTAssertFalse(rows.isEmpty)
+        XCTAssertTrue(rows.allSatisfy { ($0["parent"] as? String)?.hasPrefix("w") == true }, "\(rows)")
+        let saved = folder.appendingPathComponent("cases-copy.json").path
+        XCTAssertEqual(try Harness.run(["-q", file, "-c", "save \(saved)"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: saved)), bytes, "each identifier spelled as the file spells it")
+    }
 }

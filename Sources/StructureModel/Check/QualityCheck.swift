@@ -299,7 +299,7 @@ extension Workspace {
         for kind in [ElementKind.door, .window, .opening] {
             let ids = identities(file, scope, kind)
             for (index, surface) in capture.surfaces(kind.surfaceArray!).enumerated() {
-                guard let parent = surface.parentIdentifier, let wallIndex = wallKeys.index(of: parent) else { continue }
+                guard let parent = surface.parentIdentifier, let wallIndex = wallKeys.index(ofIdentifier: parent)?.index else { continue }
                 let wall = capture.walls[wallIndex].planSegment
                 let middle = surface.planSegment.midpoint
                 let across = abs(wall.signedDistance(to: middle))
@@ -405,15 +405,15 @@ extension Workspace {
         }
         var result: [Finding] = []
         for link in links {
-            guard known.contains(link.parent) else {
+            guard known.contains(identifier: link.parent) else {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent \(link.parent.prefix(8))… is nowhere in \(file.name)"))
                 continue
             }
             // A parent that exists but cannot be one: the element itself, or (for a door, window
             // or opening, which RoomPlan hangs on walls) something that is not a wall.
-            if link.parent == link.own {
+            if identifierSpellings(link.parent).contains(link.own) {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent is itself"))
-            } else if [.door, .window, .opening].contains(link.kind), let parent = element[link.parent], parent.identity.kind != .wall {
+            } else if [.door, .window, .opening].contains(link.kind), let parent = element[identifier: link.parent], parent.identity.kind != .wall {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity, parent.identity],
                                       reason: "its parent is \(parent.what), not a wall"))
             }
@@ -426,7 +426,7 @@ extension Workspace {
             while let current = node, !done.contains(current), seen[current] == nil {
                 seen[current] = chain.count
                 chain.append(current)
-                node = parentOf[current]
+                node = parentOf[current].flatMap { parent in identifierSpellings(parent).first { parentOf[$0] != nil || element[$0] != nil } }
             }
             if let current = node, let at = seen[current], chain.count - at > 1 {
                 let loop = Array(chain[at...])

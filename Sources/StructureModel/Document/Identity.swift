@@ -167,3 +167,36 @@ extension RoomPlanDocument {
         return result
     }
 }
+
+/// Identifiers are UUIDs, whose hex digits a file may write in either case (RoomPlan writes
+/// capitals; a file another tool rewrote may hold small letters, or point at a capitalised
+/// element with a parent in small letters). A lookup by identifier tries it as written, then
+/// in capitals, then in small letters; the file keeps its own spelling.
+public func identifierSpellings(_ identifier: String) -> [String] {
+    let upper = identifier.uppercased(), lower = identifier.lowercased()
+    return upper == identifier ? [identifier, lower] : lower == identifier ? [identifier, upper] : [identifier, upper, lower]
+}
+
+extension Dictionary where Key == String {
+    /// The value for `identifier` in any case (see `identifierSpellings`).
+    public subscript(identifier identifier: String) -> Value? {
+        if let value = self[identifier] { return value }
+        for spelling in identifierSpellings(identifier).dropFirst() { if let value = self[spelling] { return value } }
+        return nil
+    }
+}
+
+extension Set where Element == String {
+    /// Whether `identifier` is here in any case (see `identifierSpellings`).
+    public func contains(identifier: String) -> Bool {
+        identifierSpellings(identifier).contains { contains($0) }
+    }
+}
+
+extension ArrayKeys {
+    /// The position of `identifier`'s key, in any case, and that key as the file has it.
+    public func index(ofIdentifier identifier: String) -> (index: Int, key: String)? {
+        for spelling in identifierSpellings(identifier) { if let index = index(of: spelling) { return (index, spelling) } }
+        return nil
+    }
+}

@@ -369,7 +369,7 @@ private struct IFCBuilder {
     private func hostWall(of element: ExportScene.Element, walls: [WallEntry], byIdentifier: [String: Int],
                           local: (SIMD3<Double>) -> SIMD3<Double>) -> Int? {
         guard let surface = element.surface else { return nil }
-        if let parent = surface.parentIdentifier, let index = byIdentifier[parent] { return index }
+        if let parent = surface.parentIdentifier, let index = byIdentifier[identifier: parent] { return index }
         let segment = surface.planSegment
         let middle = segment.midpoint
         let centreZ = local(surface.transform.translation).z

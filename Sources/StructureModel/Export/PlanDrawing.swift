@@ -346,7 +346,7 @@ public struct PlanDrawing: Sendable {
             guard let surface = element.surface else { continue }
             let segment = surface.planSegment
             guard segment.length > 1e-3, segment.length.isFinite else { continue }
-            var host = surface.parentIdentifier.flatMap { wallByIdentifier[$0] }
+            var host = surface.parentIdentifier.flatMap { wallByIdentifier[identifier: $0] }
             if let index = host, !Self.holds(walls[index], segment, slack: 0.5, distance: 0.5) { host = nil }
             if host == nil { host = hostWall(for: segment, grid: wallGrid) }
             // Without a wall to sit in, it is drawn in a wall of its own that is not filled.

@@ -106,7 +106,7 @@ public enum StructureMerger {
             var (surfaces, owners) = mergeSurfaces(rooms, kind, options: options, places: &places, used: &used, report: &report, provenance: &provenance)
             for index in surfaces.indices {
                 // Its wall as its own room knew it (two rooms may hold one identifier).
-                if let parent = surfaces[index].parentIdentifier, let wall = provenance[owners[index]][.wall]?[parent] ?? wallOf(parent, rooms, provenance) {
+                if let parent = surfaces[index].parentIdentifier, let wall = provenance[owners[index]][.wall]?[identifier: parent] ?? wallOf(parent, rooms, provenance) {
                     surfaces[index].parentIdentifier = wall
                     // The survivor was one room's copy, up to a wall's thickness from the merged
                     // wall's plane: it moves across onto that plane, so it sits in its wall.
@@ -155,7 +155,7 @@ public enum StructureMerger {
 
     /// The structure-level wall a room's wall became.
     private static func wallOf(_ identifier: String, _ rooms: [CapturedRoom], _ provenance: [[ElementKind: [String: String]]]) -> String? {
-        for table in provenance { if let wall = table[.wall]?[identifier] { return wall } }
+        for table in provenance { if let wall = table[.wall]?[identifier: identifier] { return wall } }
         return nil
     }
 

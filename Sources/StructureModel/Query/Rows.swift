@@ -210,9 +210,9 @@ extension Workspace {
             placeInSection(surface.transform.translation)
         }
         if let parent = row.parentIdentifier {
-            for kind in [ElementKind.wall, .object, .door, .window, .opening, .floor]
-            where file.keys(identity.scope, kind).index(of: parent) != nil {
-                row.parentHandle = handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: kind, key: parent))
+            for kind in [ElementKind.wall, .object, .door, .window, .opening, .floor] {
+                guard let found = file.keys(identity.scope, kind).index(ofIdentifier: parent) else { continue }
+                row.parentHandle = handles.handle(for: Identity(file: identity.file, scope: identity.scope, kind: kind, key: found.key))
                 break
             }
         }
@@ -230,7 +230,7 @@ extension Workspace {
         var result: [Identity] = []
         for kind in [ElementKind.door, .window, .opening, .wall, .floor, .object] {
             let keys = file.keys(identity.scope, kind).keys
-            for index in keys.indices where room.parentIdentifier(of: kind, at: index) == identifier {
+            for index in keys.indices where room.parentIdentifier(of: kind, at: index).map({ identifierSpellings($0).contains(identifier) }) == true {
                 result.append(Identity(file: identity.file, scope: identity.scope, kind: kind, key: keys[index]))
             }
         }

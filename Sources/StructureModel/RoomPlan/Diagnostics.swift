@@ -64,7 +64,7 @@ public enum RoomPlanDiagnostics {
             }
         }
         func checkParent(_ parent: String?, _ path: String) {
-            guard let parent, firstPath[parent] == nil, !extraIdentifiers.contains(parent) else { return }
+            guard let parent, firstPath[identifier: parent] == nil, !extraIdentifiers.contains(identifier: parent) else { return }
             found.append(Diagnostic(.warning, prefix + path + ".parentIdentifier",
                                     "parent \(parent) is not an element of this \(prefix.isEmpty ? "file" : "room")"))
         }
