@@ -17,7 +17,7 @@ final class CodecEndToEndTests: XCTestCase {
         for save in ["save '\(output.path)'", "save"] {
             let result = try Harness.run(["-q", source.path, "-c", save])
             XCTAssertEqual(result.status, 1, result.stderr)
-            XCTAssertTrue(result.stderr.hasPrefix("wb: \(source.path):1:65: error: a key that is not valid UTF-8"), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("wb: \(source.path):1:66: error: a key that is not valid UTF-8"), result.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "nothing is written")
             XCTAssertEqual(try Data(contentsOf: source), Data(bytes), "the original is left as it was")
         }

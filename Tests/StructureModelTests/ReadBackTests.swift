@@ -22,9 +22,23 @@ final class ReadBackTests: XCTestCase {
         let error = decodeError(bytes)
         XCTAssertEqual(error?.message, "a key that is not valid UTF-8")
         XCTAssertEqual(error?.location.line, 1)
-        XCTAssertEqual(error?.offset, emptyRoom.utf8.count + 2, "at the key's first byte")
-        XCTAssertEqual(error?.location.column, emptyRoom.utf8.count + 3)
+        XCTAssertEqual(error?.offset, emptyRoom.utf8.count + 3, "at the key's first byte that is not UTF-8")
+        XCTAssertEqual(error?.location.column, emptyRoom.utf8.count + 4)
         XCTAssertEqual(error?.location.keyPath, #"z\xFFz"#, "the key's bytes, not a repaired key")
+    }
+
+    /// The error is at the byte that is not UTF-8, not at the string's start: in a 200 KB
+    /// `coreModel` that was 178,625 columns off (an adversarial pass). With an escape before
+    /// it too (the reader's other path), and a sequence cut short or too long.
+    func testInvalidUTF8InAStringIsLocatedAtItsByte() throws {
+        for (before, bad, after) in [("abcdefghijklmnopqrstuvwxyz0123456789", [UInt8(0xFF)], "tail"), (#"a\/b\"c"#, [0xE2, 0x82], "x"),
+                                     ("é€", [0xC0, 0xAF], ""), ("𝄞", [0xED, 0xA0, 0x80], "z")] {
+            let head = emptyRoom + #","note":""# + before
+            let bytes = Array(head.utf8) + bad + Array((after + #""}"#).utf8)
+            let error = decodeError(bytes)
+            XCTAssertEqual(error?.message, "a string that is not valid UTF-8", before)
+            XCTAssertEqual(error?.offset, head.utf8.count, before)
+        }
     }
 
     func testInvalidUTF8InKeysIsRefusedEverywhere() throws {

@@ -364,7 +364,7 @@ struct JSONReader {
             var check = JSONReader(start: base + open, count: position - open, baseOffset: baseOffset + open)
             _ = try check.readString()
         } else if bits >= 0x80, String(validating: UnsafeBufferPointer(start: key.start, count: key.count), as: UTF8.self) == nil {
-            throw error("a key that is not valid UTF-8", at: start)
+            throw error("a key that is not valid UTF-8", at: start + Self.firstInvalidUTF8(UnsafeBufferPointer(start: key.start, count: key.count)))
         }
         return key
     }
@@ -399,8 +399,9 @@ struct JSONReader {
             let byte = base[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
+                let source = UnsafeBufferPointer(start: base + start, count: position - 1 - start)
                 return try decoded.withUnsafeBufferPointer { buffer in
-                    try validatedString(buffer, at: start)
+                    try validatedString(buffer, at: start, source: source)
                 }
             }
             if byte < 0x20 { throw error("a control character must be escaped in a string") }
@@ -485,11 +486,41 @@ struct JSONReader {
         return value
     }
 
-    private func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws -> String {
+    /// `bytes` as a string; else an error at the first byte of `source` (the string as the
+    /// file has it, from `start`) that is not UTF-8: in a 200 KB `coreModel` it pointed at
+    /// the string's start (an adversarial pass).
+    private func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, source: UnsafeBufferPointer<UInt8>? = nil) throws -> String {
         guard let string = String(validating: bytes, as: UTF8.self) else {
-            throw error("a string that is not valid UTF-8", at: start)
+            throw error("a string that is not valid UTF-8", at: start + Self.firstInvalidUTF8(source ?? bytes))
         }
         return string
+    }
+
+    /// Where the first byte sequence of `bytes` that is not UTF-8 starts (0 when none is found).
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int, smallest: UInt32
+            var scalar: UInt32
+            switch lead {
+            case 0..<0x80:
+                index += 1
+                continue
+            case 0xC2...0xDF: (length, smallest, scalar) = (2, 0x80, UInt32(lead & 0x1F))
+            case 0xE0...0xEF: (length, smallest, scalar) = (3, 0x800, UInt32(lead & 0x0F))
+            case 0xF0...0xF4: (length, smallest, scalar) = (4, 0x10000, UInt32(lead & 0x07))
+            default: return index
+            }
+            guard index + length <= bytes.count else { return index }
+            for next in bytes[(index + 1)..<(index + length)] {
+                guard next & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(next & 0x3F)
+            }
+            if scalar < smallest || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+            index += length
+        }
+        return 0
     }
 
     // MARK: Any value
