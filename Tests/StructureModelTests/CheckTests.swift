@@ -47,6 +47,11 @@ final class CheckTests: XCTestCase {
         table.story = story
         room.objects = [table]
         room.sections = [Section(label: "livingRoom", center: SIMD3(Float(centre.x), Float(floor), Float(centre.z)), story: story)]
+        // Every element on the room's story, as RoomPlan writes them.
+        for index in room.walls.indices { room.walls[index].story = story }
+        for index in room.doors.indices { room.doors[index].story = story }
+        for index in room.windows.indices { room.windows[index].story = story }
+        for index in room.floors.indices { room.floors[index].story = story }
         return room
     }
 
@@ -71,16 +76,28 @@ final class CheckTests: XCTestCase {
 
     /// A structure's own arrays: a structure-level section moved 40 m off, a sofa 30 m out of
     /// the building, a story's floor lifted 3 m were "no problems found".
-    func testAStructuresOwnElementsAreChecked() {
+    func testAStructuresOwnElementsAreChecked() throws {
         let building = BuildingGenerator.generate(BuildingSpec(seed: 4, rooms: 6, stories: 2, coreModelBytes: 100, noise: 1))
         XCTAssertEqual(findings([.structure(building.structure)]).map(\.reason), [])
         var section = building.structure
         section.merged.sections[0].center.x += 40
         XCTAssertEqual(findings([.structure(section)]).map(\.kind), [.sectionOutside])
+        // (A structure's copy of a room's object, 30 m from it, is said as that.)
         var sofa = building.structure
         sofa.merged.objects[0].transform.translation.z += 30
-        XCTAssertEqual(findings([.structure(sofa)]).map(\.kind), [.throughWall])
-        XCTAssertTrue(findings([.structure(sofa)]).first?.reason.hasSuffix("m outside every floor of the structure") == true)
+        XCTAssertEqual(findings([.structure(sofa)]).map(\.reason),
+                       ["the structure's copy lies 30.00 m from its room's (r1), under one identifier (merge rebuilds the structure's arrays)"])
+        // One the structure alone holds is judged by the building's floors.
+        var stray = building.structure
+        stray.merged.objects[0].identifier = "0E0E0E0E-0000-4000-8000-000000000001"
+        stray.merged.objects[0].transform.translation.z += 30
+        XCTAssertEqual(findings([.structure(stray)]).map(\.kind), [.throughWall])
+        XCTAssertTrue(findings([.structure(stray)]).first?.reason.hasSuffix("m outside every floor of the structure") == true)
+        // A structure-level wall a metre from the room wall whose identifier it carries.
+        var wall = building.structure
+        let moved = try XCTUnwrap(wall.merged.walls.indices.first { index in wall.rooms.contains { $0.walls.contains { $0.identifier == wall.merged.walls[index].identifier } } })
+        wall.merged.walls[moved].transform.translation += wall.merged.walls[moved].transform.column(2) * 1
+        XCTAssertEqual(findings([.structure(wall)]).map(\.kind).filter { $0 != .offWall }, [.structureApart], "(its doors are off it too)")
         var lifted = building.structure
         lifted.merged.floors[0].transform.translation.y += 3
         XCTAssertEqual(findings([.structure(lifted)]).map(\.kind), [.storyHeight])
@@ -108,7 +125,7 @@ final class CheckTests: XCTestCase {
         let spot = w.midpoint - room.inwardNormal(of: room.walls[2])! * 0.2
         room.objects[0].transform.translation = SIMD3(spot.x, 0.375, spot.z)
         let through = findings([.structure(StructureMerger.merge([room, cleanRoom(floor: 2.8, story: 1)]).structure)])
-        XCTAssertEqual(through.map(\.kind), [.throughWall])
+        XCTAssertEqual(through.map(\.kind), [.throughWall], "\(through.map(\.reason))")
         // (Told by its room's own walls: a structure-level wall may lie a thickness off them.)
         XCTAssertEqual(through.first?.elements.first?.scope.roomID != nil, true)
         // Two rooms meeting along a wall, a cabinet flush with it; the merged wall stands where
@@ -346,9 +363,14 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(findings([.room(lofty)]).map(\.reason),
                        ["5 elements on story 4611686018427387904: no building has that many (a broken number in the file?)"])
         XCTAssertEqual(findings([.room(lofty)]).first?.elements.first?.kind, .room)
-        var basement = cleanRoom(story: -2)
-        for i in basement.walls.indices { basement.walls[i].story = -2 }
+        let basement = cleanRoom(story: -2)
         XCTAssertEqual(kinds(basement), [])
+        // A wall and a table on other stories than their room's, at its height.
+        var mixed = cleanRoom()
+        mixed.walls[0].story = -2
+        mixed.objects[0].story = 3
+        XCTAssertEqual(findings([.room(mixed)]).map(\.reason), ["on story -2, in a room of story 0 (r1)", "on story 3, in a room of story 0 (r1)"])
+        XCTAssertEqual(findings([.room(mixed)]).map(\.kind), [.storyMismatch, .storyMismatch])
         // Two elements of one room under one identifier: the file opens with a warning, and
         // check said nothing.
         var shared = cleanRoom()

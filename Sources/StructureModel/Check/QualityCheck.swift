@@ -14,6 +14,8 @@ public struct Finding: Sendable, Equatable {
         case sectionOutside = "section-outside"
         case storyHeight = "story-height"
         case duplicateIdentifier = "duplicate-identifier"
+        case storyMismatch = "story-mismatch"
+        case structureApart = "structure-apart"
     }
 
     public var kind: Kind
@@ -117,6 +119,7 @@ extension Workspace {
             }
             findings += danglingParents(file)
             findings += duplicateIdentifiers(file)
+            findings += storyMismatches(file)
             findings += roomsOverlap(file, tolerances)
             findings += sectionsOutside(file, tolerances)
             findings += storyHeights(file, tolerances)
@@ -224,6 +227,40 @@ extension Workspace {
                 let shared = byIdentifier[identifier]!
                 result.append(Finding(kind: .duplicateIdentifier, elements: shared,
                                       reason: "one identifier on \(shared.count) elements, \(identifier): edits and merges take them for one"))
+            }
+        }
+        return result
+    }
+
+    /// Elements of a room on another story than the room (a wall on story -2 and a sofa on
+    /// story 3 in a room of story 0, at its height, said nothing: an adversarial pass): one
+    /// finding for each story of each room, with every element on it. (A structure's own
+    /// elements span its stories.)
+    private func storyMismatches(_ file: WorkspaceFile) -> [Finding] {
+        var result: [Finding] = []
+        for scope in file.scopes where scope != .structure {
+            guard let capture = file.capture(scope), let own = capture.effectiveStory, abs(own) <= CheckTolerances().highestStory else { continue }
+            var byStory: [Int: [Identity]] = [:]
+            for kind in [ElementKind.section] + ElementKind.surfaceKinds + [.object] {
+                let ids = file.identities(scope, kind)
+                for index in ids.indices {
+                    let story: Int?
+                    switch capture.element(kind, at: index) {
+                    case .surface(let surface)?: story = surface.story
+                    case .object(let object)?: story = object.story
+                    case .section(let section)?: story = section.story
+                    default: story = nil
+                    }
+                    // (A story beyond any building's is said as out of range.)
+                    if let story, story != own, abs(story) <= CheckTolerances().highestStory { byStory[story, default: []].append(ids[index]) }
+                }
+            }
+            for story in byStory.keys.sorted() {
+                let elements = byStory[story]!
+                let room = scope.roomID.map { Identity.room($0, file: file.id) }
+                result.append(Finding(kind: .storyMismatch, elements: elements,
+                                      reason: "\(elements.count == 1 ? "on" : "\(elements.count) elements on") story \(story), in a room of story \(own)"
+                                          + (room.flatMap { handles.handle(for: $0) }.map { " (\($0))" } ?? "")))
             }
         }
         return result
@@ -533,15 +570,58 @@ extension Workspace {
                                       reason: "its centre is \(magnitude(distance)) m outside every floor of the structure"))
             }
         }
-        // (An object a room holds is checked in its room, unless this copy left it.)
-        var held: [String: PlanPoint] = [:]
-        for (_, room) in rooms { for object in room.objects { held[object.identifier] = PlanPoint(object.transform.translation) } }
+        // (An object a room holds is checked in its room; a copy that left it is said below.)
+        var held: Set<String> = []
+        for (_, room) in rooms { for object in room.objects { held.insert(object.identifier) } }
         let objects = file.identities(.structure, .object)
-        for (index, object) in merged.objects.enumerated()
-        where held[object.identifier].map({ $0.distance(to: PlanPoint(object.transform.translation)) > t.sectionOutside }) ?? true {
+        for (index, object) in merged.objects.enumerated() where !held.contains(object.identifier) {
             if let distance = outside(PlanPoint(object.transform.translation)), distance > t.throughWall {
                 result.append(Finding(kind: .throughWall, elements: [objects[index]],
                                       reason: "the \(object.category.name)'s middle is \(distance < 1e4 ? formatted(distance, digits: 2) : magnitude(distance)) m outside every floor of the structure"))
+            }
+        }
+        // A structure-level element under a room element's identifier stands for it, and lies
+        // where it does (Apple's merge moves them by a centimetre, wb's by up to a wall's
+        // thickness across, or along to a corner): one a metre off said "no problems found"
+        // (an adversarial pass). Judged as merge pairs copies; said once for each room, as a
+        // room moved since the merge has all of its copies apart.
+        let options = MergeOptions()
+        var apartOf: [Scope: [(structure: Identity, room: Identity, distance: Double)]] = [:]
+        var roomOrder: [Scope] = []
+        for (own, link) in file.links.sorted(by: { ($0.key.kind.rawValue, $0.key.key) < ($1.key.kind.rawValue, $1.key.key) })
+        where own.identifier != nil && own.identifier == link.element.identifier {
+            guard let mine = element(own), let theirs = element(link.element) else { continue }
+            let apart: Double?
+            switch (mine, theirs) {
+            case (.surface(let a), .surface(let b)) where own.kind == .wall:
+                apart = StructureMerger.sameWall(a, b, options) ? nil : b.planSegment.distance(to: a.planSegment.midpoint)
+            case (.surface(let a), .surface(let b)) where own.kind != .floor:
+                apart = StructureMerger.sameOpening(a, b, options) ? nil : b.planSegment.midpoint.distance(to: a.planSegment.midpoint)
+            case (.object(let a), .object(let b)):
+                let distance = (a.transform.translation - b.transform.translation)
+                let length = (distance * distance).sum().squareRoot()
+                apart = length > t.sectionOutside ? length : nil
+            default:
+                apart = nil
+            }
+            guard let apart else { continue }
+            if apartOf[own.scope] == nil { roomOrder.append(own.scope) }
+            apartOf[own.scope, default: []].append((link.element, own, apart))
+        }
+        func metres(_ value: Double) -> String { value < 1e4 ? formatted(value, digits: 2) : magnitude(value) }
+        for scope in roomOrder {
+            let pairs = apartOf[scope]!
+            let room = scope.roomID.flatMap { handles.handle(for: Identity.room($0, file: file.id)) }.map { " (\($0))" } ?? ""
+            if pairs.count == 1, let pair = pairs.first {
+                result.append(Finding(kind: .structureApart, elements: [pair.structure, pair.room],
+                                      reason: "the structure's copy lies \(metres(pair.distance)) m from its room's\(room), under one identifier "
+                                          + "(merge rebuilds the structure's arrays)"))
+            } else {
+                let distances = pairs.map(\.distance)
+                let low = metres(distances.min()!), high = metres(distances.max()!)
+                result.append(Finding(kind: .structureApart, elements: pairs.map(\.structure),
+                                      reason: "\(pairs.count) of the structure's copies lie \(low == high ? low : low + " to " + high) m from their room's\(room), "
+                                          + "under their identifiers (merge rebuilds the structure's arrays)"))
             }
         }
         // Each story's floor against its rooms' floors (within a story's tolerance).

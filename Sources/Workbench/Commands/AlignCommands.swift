@@ -762,8 +762,10 @@ extension Shell {
                     beyond 200: a broken number), elements of one room that share an identifier, walls of one room that
                     overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
                     wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
-                    floors overlap, sections whose centre lies outside their room, and rooms whose story disagrees
-                    with their floor height (a structure's rooms, and room files align put in one frame). Nothing is changed. --json gives one object per finding: kind (the
+                    floors overlap, sections whose centre lies outside their room, rooms whose story disagrees
+                    with their floor height (a structure's rooms, and room files align put in one frame), elements on
+                    another story than their room's, and a structure's copy of a room's element lying apart from it
+                    (the two under one identifier). Nothing is changed. --json gives one object per finding: kind (the
                     problem, as in the table), handle (the first element named), handles (all of them), message.
                     """
             ) { invocation in
