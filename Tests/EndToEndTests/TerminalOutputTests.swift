@@ -37,6 +37,8 @@ final class TerminalOutputTests: XCTestCase {
                               "the last object is listed")
                 XCTAssertTrue(run.out.contains("…"), "long cells are cut with …")
                 XCTAssertFalse(run.out.contains("the long tail of words"), "the long name was cut")
+                // stats' counts are wrapped with their words ("toilet" on one line, "1" on the next).
+                XCTAssertEqual(run.lines.filter { $0.first?.isNumber == true }, [], "no line starts with a count cut from its word")
             }
         }
         let wide = try Terminal.run(listings(), columns: 120)

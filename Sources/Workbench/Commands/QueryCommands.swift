@@ -166,8 +166,18 @@ extension Shell {
         guard let width = output.columns, displayWidth(text) > width else { return text + "\n" }
         var lines: [String] = []
         var line = ""
+        // A number stays with the word before it ("toilet 1" was broken between the lines of
+        // stats' object counts: an adversarial pass), unless that word ends a clause.
+        var words: [String] = []
         for word in text.split(separator: " ") {
-            if !line.isEmpty && displayWidth(line) + 1 + displayWidth(String(word)) > width {
+            if let previous = words.last, word.first?.isNumber == true, previous.last.map({ !",:;".contains($0) }) == true {
+                words[words.count - 1] = previous + " " + word
+            } else {
+                words.append(String(word))
+            }
+        }
+        for word in words {
+            if !line.isEmpty && displayWidth(line) + 1 + displayWidth(word) > width {
                 lines.append(line)
                 line = ""
             }
