@@ -84,11 +84,12 @@ final class OpenAndSaveTests: XCTestCase {
         let saved = try Harness.run(["-q", room, other, "-c", "merge --into ab; export structure \(merged); save"])
         XCTAssertEqual(saved.status, 0, saved.stderr)
         XCTAssertNotNil(try? RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: merged)))))
-        // But not once something else was written there in between.
+        // Exported whole to its own path, it is that file now, saved: nothing else replaces it.
         let changed = try Harness.run(["-q", room, other, "-c", "merge --into ab; export structure \(merged)",
                                        "-c", "export csv \(merged) --force", "-c", "save"])
         XCTAssertEqual(changed.status, 1, changed.stderr)
-        XCTAssertTrue(changed.stderr.contains("exists and is not ab"), changed.stderr)
+        XCTAssertTrue(changed.stderr.contains("is ab, open in wb: an export does not replace it"), changed.stderr)
+        XCTAssertNotNil(try? RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: merged)))), "still the structure")
     }
 
     /// A file another tool wrote in its own layout (here one line, keys in another order) is
