@@ -52,6 +52,10 @@ final class QueryCommandTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThan(checked, 40)
+        // The legend's example is one of the rows' (it said "(r1+r2)" above rows of (r3) and (r4)).
+        let listed = try Harness.run(["-q", path, "-c", "ls walls where level = structure and room = r4"])
+        let legend = try XCTUnwrap(listed.stdout.split(separator: "\n").first { $0.contains("structure-level:") })
+        XCTAssertTrue(legend.hasPrefix("(r1+r4) structure-level: the structure's own element, standing for those rooms' copies"), String(legend))
     }
 
     func testFlatListsAndStats() throws {

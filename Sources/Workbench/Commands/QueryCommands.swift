@@ -238,7 +238,12 @@ extension Shell {
                                    numeric: [3], flexible: [4]), wide: wide)
         }
         if structureLevel {
-            text += note("(r1+r2) structure-level: the structure's own element, standing for those rooms' copies")
+            // (The legend's example is one of the rows': it said "(r1+r2)" above rows of (r3) and (r4).)
+            let shown = rows.filter { $0.identity.scope == .structure }.map(room)
+            let example = shown.first { $0 != "(-)" } ?? "(r1+r2)"
+            text += note("\(example) structure-level: the structure's own element, standing for "
+                         + (example.contains("+") ? "those rooms' copies" : "that room's copy")
+                         + (shown.contains("(-)") ? "; (-) for no room's" : ""))
         }
         if inferred { text += note("* section inferred: the nearest section centre (RoomPlan does not say which section holds what)") }
         return text
