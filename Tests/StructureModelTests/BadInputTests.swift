@@ -32,6 +32,22 @@ final class BadInputTests: XCTestCase {
         return text.replacingCharacters(in: open..<close, with: body)
     }
 
+    /// A whole structure nested as one of a structure's rooms opened silently as one huge
+    /// room (an adversarial pass): it opens, kept as it is, with a warning at its place.
+    func testAStructureNestedAsARoomIsSaid() throws {
+        let structure = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 3)).structure
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(RoomPlanCodec.encode(.structure(structure)))) as? [String: Any])
+        var rooms = try XCTUnwrap(object["rooms"] as? [Any])
+        rooms[0] = object
+        object["rooms"] = rooms
+        let bytes = Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        let document = try RoomPlanCodec.decode(bytes)
+        let warnings = RoomPlanDiagnostics.check(document).map(\.description)
+        XCTAssertEqual(warnings.filter { $0.contains("rooms of its own") },
+                       ["rooms[0].rooms: a room holding rooms of its own (a structure inside a structure?): opened as one room, its nested rooms kept as they are"])
+        XCTAssertEqual(RoomPlanCodec.encode(document), RoomPlanCodec.encode(try RoomPlanCodec.decode(RoomPlanCodec.encode(document))), "kept as it is")
+    }
+
     func testTruncatedFile() {
         let text = roomText
         let error = decodeError(String(text.prefix(text.count / 2)))

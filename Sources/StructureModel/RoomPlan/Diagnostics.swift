@@ -30,6 +30,12 @@ public enum RoomPlanDiagnostics {
             var found: [Diagnostic] = []
             var everyRoomIdentifier = Set<String>()
             for (index, room) in structure.rooms.enumerated() {
+                // A whole structure nested as a room opened silently as one huge room (an
+                // adversarial pass): its own rooms are kept as they are, and said.
+                if room.extra.members.contains(where: { $0.key == "rooms" }) {
+                    found.append(Diagnostic(.warning, "rooms[\(index)].rooms",
+                                            "a room holding rooms of its own (a structure inside a structure?): opened as one room, its nested rooms kept as they are"))
+                }
                 found += check(room, prefix: "rooms[\(index)].", extraIdentifiers: [])
                 everyRoomIdentifier.formUnion(identifiers(of: room).map(\.identifier))
             }
