@@ -48,6 +48,15 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(RoomPlanCodec.encode(document), RoomPlanCodec.encode(try RoomPlanCodec.decode(RoomPlanCodec.encode(document))), "kept as it is")
     }
 
+    /// A surface whose category is not its array's (a window among the walls) opened
+    /// silently and counted as a wall (an adversarial pass): it is said, and kept.
+    func testASurfaceInAnotherKindsArrayIsSaid() {
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 11, rooms: 2)).captures[0].room
+        room.walls[1].category = .window
+        XCTAssertEqual(RoomPlanDiagnostics.check(.room(room)).map(\.description),
+                       ["walls[1].category: window, in the walls array (it belongs in windows): taken for one of walls"])
+    }
+
     func testTruncatedFile() {
         let text = roomText
         let error = decodeError(String(text.prefix(text.count / 2)))

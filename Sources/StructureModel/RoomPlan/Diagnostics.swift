@@ -92,6 +92,21 @@ public enum RoomPlanDiagnostics {
         for (key, surfaces) in room.surfaceGroups {
             for (index, surface) in surfaces.enumerated() {
                 let path = "\(key.rawValue)[\(index)]"
+                // A window in the walls array opened silently and counted as a wall (an
+                // adversarial pass). (A category RoomPlan may add is not judged.)
+                let array: String?
+                switch surface.category {
+                case .wall: array = "walls"
+                case .door: array = "doors"
+                case .window: array = "windows"
+                case .opening: array = "openings"
+                case .floor: array = "floors"
+                case .other: array = nil
+                }
+                if let array, array != key.rawValue {
+                    found.append(Diagnostic(.warning, prefix + path + ".category",
+                                            "\(surface.category.name), in the \(key.rawValue) array (it belongs in \(array)): taken for one of \(key.rawValue)"))
+                }
                 checkParent(surface.parentIdentifier, path)
                 checkTransform(surface.transform, path + ".transform")
                 checkDimensions(surface.dimensions, path)
