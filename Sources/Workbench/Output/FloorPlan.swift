@@ -66,15 +66,19 @@ struct FloorPlanCanvas {
         }
     }
 
-    /// Writes text centred at a cell where it fits on empty cells: on its row or the ones
-    /// next to it, else only its first word (the handle).
+    /// Writes text centred at a cell where it fits on empty cells with an empty cell at each
+    /// end (written flush against a wall's run, a hallway's name read as part of its wall: an
+    /// adversarial pass): on its row or the ones next to it, else only its first word (the handle).
     mutating func label(_ text: String, at x: Int, _ y: Int) {
         let words = text.split(separator: " ").map(String.init)
         for candidate in [text, words.first ?? text] {
             let characters = Array(candidate.prefix(width))
             let start = max(0, min(width - characters.count, x - characters.count / 2))
             for row in [y, y - 1, y + 1, y - 2, y + 2] where row >= 0 && row < height {
-                let free = (0..<characters.count).allSatisfy { bits[row][start + $0] == 0 && overlay[row][start + $0] == nil }
+                let free = (-1...characters.count).allSatisfy { offset in
+                    let column = start + offset
+                    return column < 0 || column >= width || bits[row][column] == 0 && overlay[row][column] == nil
+                }
                 if free {
                     for (offset, character) in characters.enumerated() { overlay[row][start + offset] = character }
                     return
