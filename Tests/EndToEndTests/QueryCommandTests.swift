@@ -58,6 +58,21 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertTrue(legend.hasPrefix("(r1+r4) structure-level: the structure's own element, standing for those rooms' copies"), String(legend))
     }
 
+    /// A length without a unit is in metres: `width > 100` matched nothing without a word (an
+    /// adversarial pass). When such a query matches nothing, it is said what it meant.
+    func testABareLengthTooLargeForAnyScanIsExplainedWhenNothingMatches() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder)
+        let none = try Harness.run([path, "-c", "find objects where width > 100"])
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertTrue(none.stderr.contains("note: width > 100 is 100 m: a length without a unit is in metres (100cm or 100mm for those)"),
+                      none.stderr)
+        let some = try Harness.run([path, "-c", "find objects where width > 100 or width > 50cm"])
+        XCTAssertFalse(some.stderr.contains("note: width"), "something matched: \(some.stderr)")
+        let small = try Harness.run([path, "-c", "find objects where width > 19"])
+        XCTAssertFalse(small.stderr.contains("note: width"), small.stderr)
+    }
+
     func testFlatListsAndStats() throws {
         let flat = try Harness.sample("flat-4sections.json")
         let sections = try Harness.run(["-q", flat, "-c", "ls sections"])

@@ -27,6 +27,9 @@ public struct QueryError: Error, Sendable, Equatable {
 /// confidence compares in order (low < medium < high). A row without the field never matches.
 public struct Query: Sendable {
     let predicate: @Sendable (any QueryRow) -> Bool
+    /// What the expression may not mean as typed, to say when it matches nothing (a bare
+    /// `width > 100` is 100 m).
+    public var notes: [String] = []
 
     public func matches(_ row: any QueryRow) -> Bool { predicate(row) }
 
@@ -60,7 +63,7 @@ public struct Query: Sendable {
             throw QueryError(message: extra.kind == .rightParen ? "a ')' without its '('" : "expected 'and' or 'or', found '\(extra.text)'",
                              word: extra.word, offset: extra.offset)
         }
-        return Query(predicate: predicate)
+        return Query(predicate: predicate, notes: parser.notes.lines)
     }
 
     /// How deeply parentheses may nest. Each level is a few frames of the parser and one
@@ -125,7 +128,13 @@ public struct QuerySchema: Sendable {
     }()
 }
 
+/// Notes a parser gathers as it goes (its parsing functions do not mutate it).
+final class QueryNotes {
+    var lines: [String] = []
+}
+
 struct QueryParser {
+    let notes = QueryNotes()
     var tokens: [QueryToken]
     var position = 0
     var schema: QuerySchema = .elements
@@ -306,6 +315,12 @@ struct QueryParser {
             case .length:
                 guard let metres = Self.length(value.text) else {
                     throw bad("\(name) is a length; '\(value.text)' is not one (like 2m, 80cm or 3ft)")
+                }
+                // No scanned thing is 20 m in any one size: a bare number that large was meant in
+                // another unit (`width > 100` matched nothing, without a word: an adversarial pass).
+                if Self.decimal(value.text) != nil, abs(metres) >= 20 {
+                    notes.lines.append("\(name) \(o) \(value.text) is \(value.text) m: a length without a unit is in metres "
+                                       + "(\(value.text)cm or \(value.text)mm for those)")
                 }
                 target = metres
             case .area:

@@ -50,7 +50,10 @@ extension Shell {
             throw CommandFailure("\(command) needs 'where EXPR' (or use ls)", at: name)
         }
         var rows = session.workspace.rows(kind)
-        if let query { rows = rows.filter(query.matches) }
+        if let query {
+            rows = rows.filter(query.matches)
+            if rows.isEmpty { for line in query.notes { inform("note: " + line) } }
+        }
         return (kind, query, rows)
     }
 
