@@ -291,6 +291,11 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("error: r1 has no sections (an iOS 16 capture)"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes)
+        // A handle of a kind nothing open has says so ("no openings are open" read oddly).
+        room.openings = []
+        try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: file))
+        let none = try Harness.run(["-q", file, "-c", "show p1"])
+        XCTAssertTrue(none.stderr.contains("error: there is no p1 (nothing open has openings)"), none.stderr)
     }
 
     /// A UUID may be written in small letters (a file another tool rewrote): a door whose

@@ -14,7 +14,7 @@ extension Shell {
         } else if let prefix = text.first, prefix.isLetter, text.dropFirst().allSatisfy(\.isNumber), text.count > 1,
                   let kind = ElementKind.allCases.first(where: { $0.handlePrefix == String(prefix) }) {
             let count = workspace.handles.order[kind]?.count ?? 0
-            throw CommandFailure("there is no \(text)" + (count == 0 ? " (no \(kind.plural) are open)"
+            throw CommandFailure("there is no \(text)" + (count == 0 ? " (nothing open has \(kind.plural))"
                                                           : " (\(kind.plural): \(kind.handlePrefix)1 to \(kind.handlePrefix)\(lastNumber(kind)))"),
                                  at: word)
         } else if let named = try namedIdentity(text, at: word) {
