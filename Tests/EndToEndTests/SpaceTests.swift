@@ -75,6 +75,25 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(anchors.stdout.contains("a1      sp1          0.75, 1.20, -2.00   live           3"), anchors.stdout)
         XCTAssertTrue(anchors.stdout.contains("event v2        moved at 2025-12-02T16:03:20Z"), anchors.stdout)
         XCTAssertTrue(anchors.stdout.contains("sp1: valid (ARWorldMap version 3, 1 ARAnchor"), anchors.stdout)
+        // Under --json, show prints one object (an anchor printed its table, a space's numbers were
+        // strings like "698 stored, 1097 raw": an adversarial pass), and so does validate.
+        for (command, kind) in [("show a1", "anchor"), ("show sp1", "space"), ("validate sp1", "space")] {
+            let shown = try Harness.run(["-q", "--json", path, "-c", command])
+            XCTAssertEqual(shown.status, 0, shown.stderr)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any], command + ": " + shown.stdout)
+            XCTAssertEqual(object["kind"] as? String, kind, command)
+            XCTAssertNotNil(object["handle"] as? String, command)
+        }
+        let anchor = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try Harness.run(["-q", "--json", path, "-c", "show a1"]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(anchor["position"] as? [Double], [0.75, 1.2, -2])
+        XCTAssertEqual((anchor["events"] as? [[String: Any]])?.map { $0["version"] as? Int }, [1, 2, 3])
+        XCTAssertEqual((anchor["metadata"] as? [String: Any])?["type"] as? String, "sticky_note")
+        let space = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try Harness.run(["-q", "--json", path, "-c", "show sp1"]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(space["worldMapStored"] as? Int, 698)
+        XCTAssertEqual(space["worldMapRaw"] as? Int, 1097)
+        XCTAssertEqual(space["isCompressed"] as? Bool, true)
+        XCTAssertEqual(space["mapVersion"] as? Int, 3)
+        XCTAssertEqual(space["valid"] as? Bool, true)
     }
 
     func testAnchorsWhere() throws {
@@ -170,7 +189,9 @@ final class SpaceTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("\"name\" : \"Hall\""), result.stdout)
         XCTAssertTrue(result.stdout.contains("\"worldMapRaw\" : \(map.count)"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("sp1: valid (ARWorldMap version 3, 1 ARAnchor"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\"valid\" : true"), result.stdout)
+        let plain = try Harness.run(["-q", path, "-c", "validate sp1"])
+        XCTAssertTrue(plain.stdout.contains("sp1: valid (ARWorldMap version 3, 1 ARAnchor"), plain.stdout)
         // JSON that is neither RoomPlan nor HBSpace is still the RoomPlan error.
         let other = folder.appendingPathComponent("other.json").path
         try Data("{\"id\":\"x\"}".utf8).write(to: URL(fileURLWithPath: other))

@@ -232,6 +232,17 @@ extension Shell {
                                flexible: [6]), wide: wide)
     }
 
+    /// A number for --json output, to a millimetre's millionth.
+    static func jsonNumber(_ value: Double) -> JSONValue {
+        guard value.isFinite else { return .null }
+        var text = formatted(value, digits: 6)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return .number(JSONNumber(text: text == "-0" ? "0" : text))
+    }
+
     /// `show sp1`: the space and what its world map holds; `show a1`: an anchor and its history.
     func showSpaceOrAnchor(_ word: Argument) throws -> Bool {
         if let entry = try spaceEntry(word) {
@@ -258,7 +269,38 @@ extension Shell {
             }
             lines.append(("valid", space.worldMap.problem == nil ? "yes" : "no: \(space.worldMap.problem!)"))
             if options.json {
-                output.write(renderJSON(.object(JSONObject(lines.map { JSONMember($0.0, .string($0.1)) }))))
+                // Numbers as numbers, yes and no as booleans (they were all strings: "698 stored, 1097 raw").
+                func point(_ t: Transform) -> JSONValue { .array([t.translation.x, t.translation.y, t.translation.z].map(Self.jsonNumber)) }
+                var object = JSONObject()
+                object["handle"] = .string(entry.handle)
+                object["kind"] = .string("space")
+                object["identifier"] = .string(space.id)
+                object["name"] = space.name.map { .string($0) } ?? .null
+                object["created"] = space.createdAt.map { .string($0) } ?? .null
+                object["updated"] = space.updatedAt.map { .string($0) } ?? .null
+                object["isCompressed"] = .bool(space.isCompressed)
+                object["worldMapStored"] = .number(JSONNumber(space.worldMap.storedSize))
+                object["worldMapRaw"] = space.worldMap.rawSize.map { .number(JSONNumber($0)) } ?? .null
+                if !space.duplicates.isEmpty {
+                    object["file"] = .string(space.file)
+                    object["sameIdIn"] = .array(space.duplicates.map { .string($0) })
+                }
+                if let info = space.worldMap.info {
+                    object["archive"] = .string("\(info.archiver) \(info.archiveVersion)")
+                    object["rootClass"] = .string(info.rootClass)
+                    object["mapVersion"] = info.mapVersion.map { .number(JSONNumber($0)) } ?? .null
+                    object["opaqueBytes"] = .object(JSONObject(info.opaqueSizes.sorted { $0.key < $1.key }.map { JSONMember($0.key, .number(JSONNumber($0.value))) }))
+                    object["referenceOrigin"] = info.referenceOriginTransform.map(point) ?? .null
+                    object["referenceHeading"] = info.referenceOriginTransform.map { Self.jsonNumber($0.yaw * 180 / .pi) } ?? .null
+                    object["arAnchors"] = .array(info.anchors.map { anchor in
+                        .object(JSONObject([JSONMember("identifier", anchor.identifier.map { .string($0) } ?? .null),
+                                            JSONMember("name", anchor.name.map { .string($0) } ?? .null),
+                                            JSONMember("position", anchor.transform.map(point) ?? .null)]))
+                    })
+                }
+                object["valid"] = .bool(space.worldMap.problem == nil)
+                object["problem"] = space.worldMap.problem.map { .string($0) } ?? .null
+                output.write(renderJSON(.object(object)))
             } else {
                 let width = lines.map(\.0.count).max() ?? 0
                 output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
@@ -279,8 +321,34 @@ extension Shell {
                 lines.append(("position", "x \(formatted(t.translation.x, digits: 3)), y \(formatted(t.translation.y, digits: 3)), z \(formatted(t.translation.z, digits: 3)) m"))
             }
             for member in a.metadata.sortedMembers { lines.append(("metadata." + member.key, renderJSON(member.value).trimmingCharacters(in: .whitespacesAndNewlines))) }
-            for event in session.workspace.stores[entry.store].store.events[a.spaceId] ?? [] where event.anchorId == a.id {
+            let events = (session.workspace.stores[entry.store].store.events[a.spaceId] ?? []).filter { $0.anchorId == a.id }
+            for event in events {
                 lines.append(("event v\(event.version)", "\(event.type) at \(event.timestamp)"))
+            }
+            // `show` prints one object under --json (COMMANDS.md): an anchor printed its text
+            // table (an adversarial pass).
+            if options.json {
+                var object = JSONObject()
+                object["handle"] = .string(entry.handle)
+                object["kind"] = .string("anchor")
+                object["identifier"] = .string(a.id)
+                object["space"] = .string(spaceHandle(a.spaceId) ?? a.spaceId)
+                object["state"] = .string(a.isDeleted ? "deleted" : "live")
+                object["deletedAt"] = a.deletedAt.map { .string($0) } ?? .null
+                object["created"] = a.createdAt.map { .string($0) } ?? .null
+                object["updated"] = a.updatedAt.map { .string($0) } ?? .null
+                object["position"] = a.transform.map { t in .array([t.translation.x, t.translation.y, t.translation.z].map(Self.jsonNumber)) } ?? .null
+                object["metadata"] = .object(a.metadata)
+                object["events"] = .array(events.map { event in
+                    .object(JSONObject([JSONMember("version", .number(JSONNumber(event.version))), JSONMember("type", .string(event.type)),
+                                        JSONMember("timestamp", .string(event.timestamp))]))
+                })
+                if !a.duplicates.isEmpty {
+                    object["file"] = .string(a.file)
+                    object["sameIdIn"] = .array(a.duplicates.map { .string($0) })
+                }
+                output.write(renderJSON(.object(object)))
+                return true
             }
             let width = lines.map(\.0.count).max() ?? 0
             output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
@@ -348,6 +416,15 @@ extension Shell {
                 }
                 if let problem = state.problem {
                     throw CommandFailure("\(entry.handle) is not valid: \(problem)", at: word)
+                }
+                if shell.options.json {
+                    shell.output.write(renderJSON(.object(JSONObject([
+                        JSONMember("handle", .string(entry.handle)), JSONMember("kind", .string("space")), JSONMember("valid", .bool(true)),
+                        JSONMember("mapVersion", state.info?.mapVersion.map { .number(JSONNumber($0)) } ?? .null),
+                        JSONMember("arAnchors", .number(JSONNumber(state.info?.anchors.count ?? 0))),
+                        JSONMember("worldMapRaw", state.rawSize.map { .number(JSONNumber($0)) } ?? .null),
+                    ]))))
+                    return
                 }
                 shell.output.write("\(entry.handle): valid (ARWorldMap version \(state.info?.mapVersion ?? 0), \(state.info?.anchors.count ?? 0) ARAnchor\(state.info?.anchors.count == 1 ? "" : "s"), \(state.rawSize ?? 0) bytes)\n")
             },
