@@ -75,10 +75,9 @@ struct FloorPlanCanvas {
             let characters = Array(candidate.prefix(width))
             let start = max(0, min(width - characters.count, x - characters.count / 2))
             for row in [y, y - 1, y + 1, y - 2, y + 2] where row >= 0 && row < height {
-                let free = (-1...characters.count).allSatisfy { offset in
-                    let column = start + offset
-                    return column < 0 || column >= width || bits[row][column] == 0 && overlay[row][column] == nil
-                }
+                // (The end cells are kept from walls only: an anchor's label goes flush after its ◆.)
+                let free = (0..<characters.count).allSatisfy { bits[row][start + $0] == 0 && overlay[row][start + $0] == nil }
+                    && [start - 1, start + characters.count].allSatisfy { $0 < 0 || $0 >= width || bits[row][$0] == 0 }
                 if free {
                     for (offset, character) in characters.enumerated() { overlay[row][start + offset] = character }
                     return
