@@ -8,8 +8,11 @@ import Foundation
 /// Saving a Hyperbasis store so the SDK loads it and its history reads as if the SDK had
 /// made the changes: only changed files are written (atomically), `updatedAt` moves to the
 /// save time, dates are whole-second UTC, file names are upper-case UUIDs, and each changed
-/// anchor gets the event `HBStorage.save` would append, with the next version number. The
-/// event log is appended to, never rewritten. World maps are never rewritten.
+/// anchor gets the event `HBStorage.save` would append, with the next version number. An
+/// event log gets its new lines after its old bytes, the whole file written through a
+/// temporary and renamed with the records in one commit: a save that fails (a full disk, a
+/// size limit) writes nothing, where an append that failed after the records were replaced
+/// left moves without their events (an adversarial pass). World maps are never rewritten.
 extension HyperbasisStore {
     public struct SaveResult: Sendable {
         public var store: HyperbasisStore
@@ -57,14 +60,18 @@ extension HyperbasisStore {
             return (now?.spaces.first == onDisk.spaces.first ? nil : path, now)
         }
         guard let now = try? Self.load(path) else { return (path, nil) }
-        func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool { a == b }
+        // (The same record under the upper-case name a save gives its file is the same record.)
         for (index, space) in spaces.enumerated() where onDisk.spaces.indices.contains(index) && onDisk.spaces[index] != space {
             let then = onDisk.spaces[index]
-            if !same(now.spaces.first { $0.id.uppercased() == then.id.uppercased() }, then) { return (then.file, now) }
+            var found = now.spaces.first { $0.id.uppercased() == then.id.uppercased() }
+            found?.file = then.file
+            if found != then { return (then.file, now) }
         }
         for (index, anchor) in anchors.enumerated() where onDisk.anchors.indices.contains(index) && onDisk.anchors[index] != anchor {
             let then = onDisk.anchors[index]
-            if !same(now.anchors.first { $0.id.uppercased() == then.id.uppercased() }, then) { return (then.file, now) }
+            var found = now.anchors.first { $0.id.uppercased() == then.id.uppercased() }
+            found?.file = then.file
+            if found != then { return (then.file, now) }
             let log = now.events.first { $0.key.uppercased() == anchor.spaceId.uppercased() }?.value ?? []
             let was = onDisk.events.first { $0.key.uppercased() == anchor.spaceId.uppercased() }?.value ?? []
             if log.map(\.id) != was.map(\.id) {
@@ -74,14 +81,17 @@ extension HyperbasisStore {
         return (nil, now)
     }
 
-    public func save(comparedWith onDisk: HyperbasisStore, now: Date, dryRun: Bool) throws(FileError) -> SaveResult {
+    /// `verify` runs under the locks of the folders written, just before the renames (see
+    /// `FileIO.commit`): it refuses what another process changed since the store was read.
+    public func save(comparedWith onDisk: HyperbasisStore, now: Date, dryRun: Bool,
+                     verify: (() throws(FileError) -> Void)? = nil) throws(FileError) -> SaveResult {
         var result = SaveResult(store: self, written: [], events: 0)
         let stamp = HyperbasisDate.string(now)
         if isSingleFile {
             guard var space = spaces.first, space != onDisk.spaces.first else { return result }
             space.updatedAt = stamp
             space.json["updatedAt"] = .string(stamp)
-            if !dryRun { try FileIO.writeAtomically(Self.compactJSON(space.json), to: path) }
+            if !dryRun { _ = try FileIO.commit([FileWrite(path: path, bytes: Self.compactJSON(space.json))], verify: verify) }
             result.written.append(path)
             result.store.spaces[0] = space
             return result
@@ -166,17 +176,26 @@ extension HyperbasisStore {
             if let from = write.renameFrom { try Self.confine(from, root: path) }
             if let log = write.log, !write.lines.isEmpty { try Self.confine(log, root: path) }
         }
+        // Every record and every event log (the lines of all its anchors after its old bytes)
+        // in one commit.
+        var files: [FileWrite] = []
+        var logs: [String] = []
+        var linesOf: [String: [[UInt8]]] = [:]
         for write in writes {
             if let from = write.renameFrom {
                 if !dryRun { try Self.moveRecordFile(from, to: write.file) }
                 result.renamed.append(Renamed(from: from, to: write.file))
             }
-            if !dryRun {
-                try FileIO.writeAtomically(write.bytes, to: write.file)
-                if let log = write.log { try Self.append(write.lines, to: log) }
+            files.append(FileWrite(path: write.file, bytes: write.bytes))
+            if let log = write.log, !write.lines.isEmpty {
+                if linesOf[log] == nil { logs.append(log) }
+                linesOf[log, default: []] += write.lines
             }
             result.written.append(write.file)
         }
+        guard !dryRun else { return result }
+        for log in logs { files.append(FileWrite(path: log, bytes: try Self.appended(linesOf[log]!, to: log))) }
+        _ = try FileIO.commit(files, verify: verify)
         return result
     }
 
@@ -238,30 +257,23 @@ extension HyperbasisStore {
         }
     }
 
-    /// Appends whole lines to a JSON Lines file; a last line torn by a crash is first
-    /// closed with a newline so it stays a line of its own.
-    static func append(_ lines: [[UInt8]], to file: String) throws(FileError) {
-        guard !lines.isEmpty else { return }
-        // events/ and events/{SPACE}/ are made when missing, as the SDK does.
+    /// A JSON Lines file's bytes with whole `lines` after them; a last line torn by a crash is
+    /// first closed with a newline so it stays a line of its own. (The folders events/ and
+    /// events/{SPACE}/ are made when missing, as the SDK does.)
+    static func appended(_ lines: [[UInt8]], to file: String) throws(FileError) -> [UInt8] {
         let folder = FileIO.parentFolder(of: file)
         for needed in [FileIO.parentFolder(of: folder), folder] where !FileIO.isDirectory(needed) {
             guard mkdir(needed, 0o755) == 0 || errno == EEXIST else {
                 throw FileError(path: needed, message: FileIO.errorText(errno))
             }
         }
-        var bytes: [UInt8] = []
-        if let existing = FileIO.stamp(of: file), existing.size > 0, let current = try? FileIO.read(file), current.last != 0x0A {
-            bytes.append(0x0A)
-        }
+        var bytes: [UInt8] = FileIO.stamp(of: file) == nil ? [] : try FileIO.read(file)
+        if let last = bytes.last, last != 0x0A { bytes.append(0x0A) }
         for line in lines {
             bytes += line
             bytes.append(0x0A)
         }
-        let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileError(path: file, message: FileIO.errorText(errno)) }
-        defer { close(fd) }
-        if let code = FileIO.writeAll(fd, bytes) { throw FileError(path: file, message: FileIO.errorText(code)) }
-        guard fsync(fd) == 0 else { throw FileError(path: file, message: FileIO.errorText(errno)) }
+        return bytes
     }
 }
 

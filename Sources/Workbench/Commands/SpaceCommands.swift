@@ -526,7 +526,17 @@ extension Shell {
             }
             let result: HyperbasisStore.SaveResult
             do {
-                result = try store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun)
+                // Checked again under the locks of the folders written, just before the renames: of
+                // two processes saving one store at once, the second finds the first's changes and
+                // is refused (both went ahead, one move was lost and two events got one version:
+                // an adversarial pass).
+                let onDisk = entry.onDisk, mine = entry.store
+                result = try store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun, verify: force ? nil : { () throws(FileError) in
+                    if let file = mine.changedOnDisk(since: onDisk).file {
+                        throw FileError(path: file, message: "changed on disk since the store was opened (another process saved it just now?); "
+                                        + "save --force to overwrite it anyway; nothing was written")
+                    }
+                })
             } catch {
                 throw CommandFailure("cannot save \(entry.store.path): \(error.message)", at: word)
             }
