@@ -194,6 +194,21 @@ final class JournalTests: XCTestCase {
         XCTAssertTrue(looked.stderr.contains("'label r1 kitchen' was not replayed: wb crashed while it ran"), looked.stderr)
     }
 
+    /// A whole line of the journal that does not read stops the replay there, and it is said
+    /// (the commands after it were dropped in silence: an adversarial pass).
+    func testAnUnreadableLineIsSaid() throws {
+        _ = try session(["name r1 Den", "KILL"])
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data(("not json\n" + #"{"run":"move","args":["r1","1","0"],"text":"move r1 1 0"}"# + "\n").utf8))
+        handle.closeFile()
+        let looked = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertEqual(looked.status, 0, looked.stderr)
+        XCTAssertEqual(looked.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1  name r1 Den")
+        XCTAssertTrue(looked.stderr.contains("this line of the journal does not read, so it and the 1 line after it were not replayed"),
+                      looked.stderr)
+    }
+
     /// A crash's signal marks the journal; a crash after a command ran to its end (here at the
     /// prompt) leaves that command replayed.
     func testACrashMarksTheJournalAndACommandThatRanToItsEndIsReplayed() throws {

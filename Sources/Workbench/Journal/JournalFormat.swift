@@ -196,6 +196,9 @@ struct FoundJournal {
     var entries: [(entry: JournalEntry, line: Int)]
     /// The bytes up to the end of the last whole entry (a crash may cut the last one short).
     var validLength: Int
+    /// A whole line that does not read (not a last line a crash cut short): its number and how
+    /// many lines it and those after it are, none of them replayed.
+    var unreadable: (line: Int, lines: Int)?
 
     var commandCount: Int {
         entries.count { if case .command = $0.entry { return true } else { return false } }
@@ -250,8 +253,12 @@ struct FoundJournal {
         var found = FoundJournal(path: path, fd: fd, header: header, entries: [], validLength: first.end)
         for (number, line) in lines.enumerated().dropFirst() {
             // A line that does not read is where a crash cut the journal: what follows it
-            // cannot be trusted either.
-            guard let entryObject = object(line.text), let entry = JournalEntry(json: entryObject) else { break }
+            // cannot be trusted either. Said when lines follow it (it was dropped in silence).
+            guard let entryObject = object(line.text), let entry = JournalEntry(json: entryObject) else {
+                // (A whole line: one a crash cut short has no newline, and is not among `lines`.)
+                found.unreadable = (number + 1, lines.count - number + (start < bytes.count ? 1 : 0))
+                break
+            }
             found.entries.append((entry, number + 1))
             found.validLength = line.end
         }

@@ -76,7 +76,11 @@ struct JournalStart {
                 createsJournal = false
                 break
             }
-            let problems = replay(found, into: shell)
+            var problems = replay(found, into: shell)
+            if let unreadable = found.unreadable {
+                problems.append("\(path):\(unreadable.line): this line of the journal does not read, so it and the "
+                                + "\(unreadable.lines - 1) line\(unreadable.lines == 2 ? "" : "s") after it were not replayed")
+            }
             for problem in problems { shell.warn(problem) }
             shell.inform("replayed \(found.commandCount) command\(found.commandCount == 1 ? "" : "s") from \(path)"
                          + (problems.isEmpty ? "" : " (\(problems.count) not as before, see above)")
