@@ -36,6 +36,23 @@ final class ScriptTests: XCTestCase {
         XCTAssertTrue(device.stderr.contains("is not a regular file"), device.stderr)
     }
 
+    /// A `-f` script that sources itself (or a cycle through it) is refused at once: kept on
+    /// the stack as typed, it ran twice before the cycle was seen, its edits twice over (an
+    /// adversarial pass).
+    func testAnFScriptThatSourcesItselfRunsOnce() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        let selfish = try script("self.wb", "move r1 1 0\nsource self.wb\n")
+        let a = try script("a.wb", "move r1 1 0\nsource b.wb\n")
+        _ = try script("b.wb", "source a.wb\n")
+        for path in [selfish, a] {
+            let result = try Harness.run(["-f", path, room], in: folder)
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("is already being run (a source cycle"), result.stderr)
+            XCTAssertEqual(result.stderr.components(separatedBy: "r1 moved by").count - 1 + result.stdout.components(separatedBy: "r1 moved by").count - 1,
+                           1, "moved once: \(result.stdout)\(result.stderr)")
+        }
+    }
+
     func testCommandsAndFilesRunInOrder() throws {
         let fix = try script("fix.wb", "echo from-file $who\n")
         let result = try Harness.run(["-D", "who=ann", "-c", "echo first", "-f", fix, "-c", "echo last; echo $who"])

@@ -25,11 +25,18 @@ extension Shell {
     /// How many scripts may run inside each other (`-f` counts as the first level).
     static let maximumSourceDepth = 64
 
+    /// How a script is known on the stack of scripts running: its path as the link it may be
+    /// leads, made absolute (the `-f` script was kept as typed, so a script that sourced
+    /// itself ran twice before its cycle was seen: an adversarial pass).
+    static func scriptKey(_ path: String) -> String {
+        let key = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+        return URL(fileURLWithPath: key).standardizedFileURL.path
+    }
+
     /// Runs a script file inside the session. Nested sources report their own line
     /// numbers; a script that sources itself, directly or not, is refused.
     func source(path: String, at word: Argument) throws {
-        let key = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
-        let canonical = URL(fileURLWithPath: key).standardizedFileURL.path
+        let canonical = Self.scriptKey(path)
         if sourceStack.contains(canonical) {
             throw CommandFailure("\(path) is already being run (a source cycle: "
                                  + (sourceStack + [canonical]).map { FileIO.baseName(of: $0) }.joined(separator: " → ") + ")",

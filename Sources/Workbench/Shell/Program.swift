@@ -211,7 +211,7 @@ public enum Program {
                 shell.journalCheckpoint()
             case .file(let path):
                 // A script file is one undoable step.
-                shell.sourceStack = [path]
+                shell.sourceStack = [Shell.scriptKey(path)]
                 shell.beginGroup(text: "-f \(path)")
                 succeeded = shell.run(script: scripts[path] ?? "", source: path)
                 shell.endGroup()
