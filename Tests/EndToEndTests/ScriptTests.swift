@@ -41,10 +41,11 @@ final class ScriptTests: XCTestCase {
     /// adversarial pass).
     func testAnFScriptThatSourcesItselfRunsOnce() throws {
         let room = try Harness.generatedRoom(in: folder)
-        let selfish = try script("self.wb", "move r1 1 0\nsource self.wb\n")
-        let a = try script("a.wb", "move r1 1 0\nsource b.wb\n")
+        _ = try script("self.wb", "move r1 1 0\nsource self.wb\n")
+        _ = try script("a.wb", "move r1 1 0\nsource b.wb\n")
         _ = try script("b.wb", "source a.wb\n")
-        for path in [selfish, a] {
+        // (Named as typed, from the script's folder.)
+        for path in ["self.wb", "a.wb"] {
             let result = try Harness.run(["-f", path, room], in: folder)
             XCTAssertEqual(result.status, 1, result.stderr)
             XCTAssertTrue(result.stderr.contains("is already being run (a source cycle"), result.stderr)
