@@ -76,6 +76,27 @@ final class QueryTests: XCTestCase {
         XCTAssertFalse(try has("height = 0.4501m"), "a tenth of a millimetre is still a difference")
     }
 
+    /// A thing without the field equals no value and is unlike every one: `=` and `!=` split
+    /// the rows between them, and `not` of one is the other. `ChairType != swivel` gave 0 of
+    /// 13 objects where `not ChairType = swivel` gave 12 (an adversarial pass).
+    func testEqualsAndNotEqualsSplitTheRowsWhateverHasTheField() throws {
+        var workspace = Workspace()
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 5))
+        workspace.add(path: "home.json", document: .structure(building.structure), stamp: nil, diagnostics: [])
+        let objects = workspace.rows(.object)
+        let chair = try XCTUnwrap(objects.first { $0.category == "chair" })
+        guard case .string(let arms)? = chair.attributes?["ChairArmType"] else { return XCTFail("a chair with arms said") }
+        let parented = try XCTUnwrap(objects.first { $0.parentHandle != nil })
+        for (field, value) in [("ChairArmType", arms), ("parent", parented.parentHandle!), ("category", "chair")] {
+            let equal = try find(workspace, .object, "\(field) = \(value)").count
+            let unequal = try find(workspace, .object, "\(field) != \(value)").count
+            XCTAssertGreaterThan(equal, 0, field)
+            XCTAssertEqual(equal + unequal, objects.count, field)
+            XCTAssertEqual(try find(workspace, .object, "not ( \(field) != \(value) )").count, equal, field)
+            XCTAssertEqual(try find(workspace, .object, "not \(field) = \(value)").count, unequal, field)
+        }
+    }
+
     func testErrorsPointAtTheWrongPart() {
         func error(_ expression: String) -> QueryError? {
             do {

@@ -307,6 +307,11 @@ struct QueryParser {
             }
         }
         func bad(_ message: String) -> QueryError { QueryError(message: message, word: value.word, offset: value.offset) }
+        // A thing without the field (an attribute of chairs asked of a bed, an object with no
+        // parent) equals no value, and so is unlike every one: `!=` holds, the rest do not.
+        // `ChairType != swivel` gave 0 of 13 objects where `not ChairType = swivel` gave 12, and
+        // `not (ChairType != swivel)` all 13 with the swivel chair (an adversarial pass).
+        let missing = o == "!="
         switch type {
         case .length, .area, .number:
             guard o != "~" else { throw QueryError(message: "~ (contains) is for text; \(name) is a number", word: op.word, offset: op.offset) }
@@ -335,7 +340,7 @@ struct QueryParser {
             return { row in
                 switch row.value(name) {
                 case .length(let v)?, .area(let v)?, .number(let v)?: return ordered(v, target)
-                default: return false
+                default: return missing
                 }
             }
         case .confidence:
@@ -345,7 +350,7 @@ struct QueryParser {
             guard o != "~" else { throw QueryError(message: "~ (contains) is for text; confidence is ordered", word: op.word, offset: op.offset) }
             let rank = Double(level.rank)
             return { row in
-                guard case .confidence(let r, _)? = row.value("confidence") else { return false }
+                guard case .confidence(let r, _)? = row.value("confidence") else { return missing }
                 return ordered(Double(r), rank)
             }
         case .flag:
@@ -354,7 +359,7 @@ struct QueryParser {
                 throw bad("\(name) is true or false, not '\(value.text)'")
             }
             return { row in
-                guard case .flag(let v)? = row.value(name) else { return false }
+                guard case .flag(let v)? = row.value(name) else { return missing }
                 return o == "=" ? v == flag : v != flag
             }
         case .dynamic:
@@ -374,7 +379,7 @@ struct QueryParser {
                     default: return false
                     }
                 case nil:
-                    return false
+                    return missing
                 }
             }
         case .text, .category, .reference:
@@ -393,7 +398,7 @@ struct QueryParser {
                 case .failure(let failure): throw bad(failure.message)
                 }
                 return { row in
-                    guard let v = row.value(name) else { return false }
+                    guard let v = row.value(name) else { return missing }
                     // A structure-level element's room is the list of rooms it stands for:
                     // room = r2 matches when r2 is among them.
                     let match = v.display.lowercased().split(separator: ",").contains { handles.contains(String($0)) }
@@ -410,7 +415,7 @@ struct QueryParser {
             let lowered = wanted.lowercased()
             let glob = Array(lowered)
             return { row in
-                guard let v = row.value(name) else { return false }
+                guard let v = row.value(name) else { return missing }
                 // A structure-level element's room is the list of rooms it stands for:
                 // room = r2 matches when r2 is among them.
                 let texts = type == .reference ? v.display.lowercased().split(separator: ",").map(String.init)
