@@ -103,6 +103,17 @@ final class IdentityCommandTests: XCTestCase {
         }
     }
 
+    /// `open A B` is one step: it was two under one text, and one undo closed only B (an
+    /// adversarial pass).
+    func testOpeningSeveralFilesIsOneStep() throws {
+        let first = try Harness.generatedRoom(in: folder, seed: 21, name: "a.json")
+        let second = try Harness.generatedRoom(in: folder, seed: 22, name: "b.json")
+        let third = try Harness.generatedRoom(in: folder, seed: 23, name: "c.json")
+        let result = try Harness.run(["-q", "--json", first, "-c", "open \(second) \(third)", "-c", "undo", "-c", "ls rooms"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Harness.jsonArray(result.stdout).map { $0["handle"] as? String }, ["r1"], "one undo closes both")
+    }
+
     func testCloseIsUndoableAndHandlesAreNeverReused() throws {
         let room = try Harness.generatedRoom(in: folder, seed: 4, name: "room.json")
         let script = """

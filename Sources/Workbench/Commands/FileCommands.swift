@@ -293,6 +293,10 @@ extension Shell {
                     can be fixed. Opening is a step in the history: undo closes the file again.
                     """
             ) { invocation in
+                // One step however many files (two were two steps under one text, and one undo
+                // closed only the last: an adversarial pass).
+                invocation.shell.session.beginGroup(text: invocation.text)
+                defer { invocation.shell.session.endGroup() }
                 for path in invocation.positionals {
                     do {
                         try invocation.shell.open(path: path.text, step: invocation.text)
