@@ -321,4 +321,15 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(try Harness.run(["-q", file, "-c", "save \(saved)"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: saved)), bytes, "each identifier spelled as the file spells it")
     }
+
+    /// Deleting a wall a door hangs on says the door now points at nothing, and how to mend it
+    /// (it said only that an element named it as parent: an adversarial pass saved such files).
+    func testDeletingAWallSaysItsDoorsPointAtNothing() throws {
+        let doors = try Harness.jsonArray(try Harness.run(["-q", "--json", path, "-c", "ls doors where level = room"]).stdout)
+        let wall = try XCTUnwrap(doors.compactMap { $0["parent"] as? String }.first { $0.hasPrefix("w") })
+        let result = try Harness.run([path, "-c", "delete \(wall)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("in the room names it as parent, and now points at nothing (delete it too, or undo)")
+                      || result.stderr.contains("in the room name it as parent, and now point at nothing (delete them too, or undo)"), result.stderr)
+    }
 }

@@ -380,8 +380,10 @@ extension Workspace {
                     + room.objects.filter { $0.parentIdentifier == identifier }.count
                 if children > 0 {
                     let whose = element == identity ? "it" : (handles.handle(for: element) ?? "its copy")
+                    // (Said what it leaves: a saved file with them opens with a warning for each.)
                     plan.notes.append("\(children) element\(children == 1 ? "" : "s") in the \(element.scope == .structure ? "structure" : "room") "
-                                      + "name\(children == 1 ? "s" : "") \(whose) as parent")
+                                      + "name\(children == 1 ? "s" : "") \(whose) as parent, and now point\(children == 1 ? "s" : "") at nothing "
+                                      + "(delete \(children == 1 ? "it" : "them") too, or undo)")
                 }
             }
         }
