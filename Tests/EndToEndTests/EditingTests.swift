@@ -21,6 +21,16 @@ final class EditingTests: XCTestCase {
         try RoomPlanCodec.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
+    /// A generated room, changed by `edit`, written as NAME in the test's folder: its path and bytes.
+    private func writtenRoom(_ name: String, _ edit: (inout CapturedRoom) -> Void) throws -> (path: String, bytes: Data) {
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 2)).captures[0].room
+        edit(&room)
+        let file = folder.appendingPathComponent(name).path
+        let bytes = Data(RoomPlanCodec.encode(.room(room)))
+        try bytes.write(to: URL(fileURLWithPath: file))
+        return (file, bytes)
+    }
+
     private func structure() throws -> CapturedStructure {
         guard case .structure(let structure) = try document() else { throw XCTSkip("not a structure") }
         return structure
@@ -282,19 +292,14 @@ final class EditingTests: XCTestCase {
     /// `--section N` on a room with no sections (every iOS 16 capture, or `"sections": []`) said
     /// the room has none, as the command without it does: it read past the end (an adversarial pass).
     func testPickingASectionOfARoomWithNoneIsAnError() throws {
-        var room = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 2)).captures[0].room
-        room.sections = []
-        let file = folder.appendingPathComponent("bare.json").path
-        let bytes = Data(RoomPlanCodec.encode(.room(room)))
-        try bytes.write(to: URL(fileURLWithPath: file))
+        let (file, bytes) = try writtenRoom("bare.json") { $0.sections = [] }
         let result = try Harness.run(["-q", file, "-c", "label r1 kitchen --section 1; save"])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("error: r1 has no sections (an iOS 16 capture)"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes)
         // A handle of a kind nothing open has says so ("no openings are open" read oddly).
-        room.openings = []
-        try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: file))
-        let none = try Harness.run(["-q", file, "-c", "show p1"])
+        let (bare, _) = try writtenRoom("bare.json") { $0.sections = []; $0.openings = [] }
+        let none = try Harness.run(["-q", bare, "-c", "show p1"])
         XCTAssertTrue(none.stderr.contains("error: there is no p1 (nothing open has openings)"), none.stderr)
     }
 
@@ -303,12 +308,12 @@ final class EditingTests: XCTestCase {
     /// warned about on opening, found "dangling" by check, listed without its wall, and lost
     /// its wall in exports (an adversarial pass). The file keeps its own spelling.
     func testIdentifiersMatchTheirParentsInEitherCase() throws {
-        var room = BuildingGenerator.generate(BuildingSpec(seed: 31, rooms: 2)).captures[0].room
-        for index in room.walls.indices { room.walls[index].identifier = room.walls[index].identifier.lowercased() }
-        XCTAssertTrue(room.doors.contains { $0.parentIdentifier.map { $0 != $0.lowercased() } ?? false }, "a door names its wall in capitals")
-        let file = folder.appendingPathComponent("cases.json").path
-        let bytes = Data(RoomPlanCodec.encode(.room(room)))
-        try bytes.write(to: URL(fileURLWithPath: file))
+        var capitalParents = false
+        let (file, bytes) = try writtenRoom("cases.json") { room in
+            for index in room.walls.indices { room.walls[index].identifier = room.walls[index].identifier.lowercased() }
+            capitalParents = room.doors.contains { $0.parentIdentifier.map { $0 != $0.lowercased() } ?? false }
+        }
+        XCTAssertTrue(capitalParents, "a door names its wall in capitals")
         let checked = try Harness.run(["--json", file, "-c", "check"])
         XCTAssertEqual(checked.status, 0, checked.stderr)
         XCTAssertFalse(checked.stderr.contains("is not an element"), checked.stderr)

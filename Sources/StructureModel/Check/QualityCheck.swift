@@ -119,7 +119,7 @@ extension Workspace {
             }
             findings += danglingParents(file)
             findings += duplicateIdentifiers(file)
-            findings += storyMismatches(file)
+            findings += storyMismatches(file, tolerances)
             findings += roomsOverlap(file, tolerances)
             findings += sectionsOutside(file, tolerances)
             findings += storyHeights(file, tolerances)
@@ -236,10 +236,10 @@ extension Workspace {
     /// story 3 in a room of story 0, at its height, said nothing: an adversarial pass): one
     /// finding for each story of each room, with every element on it. (A structure's own
     /// elements span its stories.)
-    private func storyMismatches(_ file: WorkspaceFile) -> [Finding] {
+    private func storyMismatches(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
         var result: [Finding] = []
         for scope in file.scopes where scope != .structure {
-            guard let capture = file.capture(scope), let own = capture.effectiveStory, abs(own) <= CheckTolerances().highestStory else { continue }
+            guard let capture = file.capture(scope), let own = capture.effectiveStory, abs(own) <= t.highestStory else { continue }
             var byStory: [Int: [Identity]] = [:]
             for kind in [ElementKind.section] + ElementKind.surfaceKinds + [.object] {
                 let ids = file.identities(scope, kind)
@@ -252,7 +252,7 @@ extension Workspace {
                     default: story = nil
                     }
                     // (A story beyond any building's is said as out of range.)
-                    if let story, story != own, abs(story) <= CheckTolerances().highestStory { byStory[story, default: []].append(ids[index]) }
+                    if let story, story != own, abs(story) <= t.highestStory { byStory[story, default: []].append(ids[index]) }
                 }
             }
             for story in byStory.keys.sorted() {
