@@ -250,6 +250,20 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertEqual(outputs[2], outputs[0])
     }
 
+    /// A room lying by chance along the first as one session's room would is said not to be
+    /// kept there, and is placed where the rest of the home fits (seed 2's living room, r3).
+    func testALoneRoomNotKeptInPlaceIsSaid() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 12, stories: 1, coreModelBytes: 4_000, noise: 1))
+        let paths = try Harness.captures(of: home, in: folder).paths
+        let result = try Harness.run(paths + ["-c", "align --all auto"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = result.stdout + result.stderr
+        XCTAssertTrue(output.contains("r3 lay along the placed rooms as if scanned in one session with them, but it was not kept there"), output)
+        XCTAssertFalse(output.contains("already meets"), output)
+        XCTAssertTrue(output.contains("\nr3: score"), output)
+    }
+
     /// Automatic alignment's cost grows with the squares of a room's doorways and walls: a
     /// hostile room of 300 doors (3,000 took minutes) is refused at once with its counts, by
     /// `align ROOM auto` beside it and by `align --all auto`; by hand it can still be placed.

@@ -748,4 +748,30 @@ final class AssemblyTests: XCTestCase {
         let single = JointAssembly.assemble([room(square, doors: [0], tag: 1), other], anchors: [0])
         XCTAssertNotNil(single.poses[1])
     }
+
+    /// A room of its own frame lying by chance where one session's room would (its walls 1.9
+    /// degrees off square with the first room's, along 2.07 m of its wall, no doorway): kept there
+    /// as in place, it took the place its neighbours needed, and nothing else was placed. Put
+    /// together both ways, the home that places more rooms is taken, and the room goes where the
+    /// truth says.
+    func testALoneRoomLyingAlongTheFirstByChanceIsNotKeptWhenTheRestFitElsewhere() {
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 12, stories: 1, coreModelBytes: 4_000, noise: 1))
+        let rooms = home.captures.map(\.room)
+        let infos = rooms.map(JointAssembly.info)
+        let sameStory = rooms.map { a in rooms.map { b in AutoAligner.onOneStory(a, b) } }
+        let all = Set(rooms.indices)
+        // The case itself: one room taken as in place alone, beside the first.
+        let kept = JointAssembly.inPlace(rooms, infos: infos, anchors: [0], sameStory: sameStory, asOpened: all, tolerances: .init())
+        XCTAssertEqual(kept.found, [2])
+        XCTAssertEqual(kept.lone, [2])
+        let result = JointAssembly.assembleSessions(rooms, anchors: [0], asOpened: all)
+        XCTAssertEqual(result.notInPlace, [2])
+        XCTAssertFalse(result.inPlace.contains(2))
+        XCTAssertGreaterThanOrEqual(placedNearTheTruth(home, result), 5)
+        if let pose = result.poses[2] {
+            XCTAssertLessThan(error(home, 2, pose).metres, 0.05)
+        } else {
+            XCTFail("room 2 placed")
+        }
+    }
 }

@@ -719,6 +719,9 @@ public struct AssemblyResult: Sendable {
     /// Rooms that already met the placed rooms where they were (one session's rooms share its
     /// frame): left exactly there, in the order of the rooms.
     public var inPlace: [Identity] = []
+    /// Rooms that lay alone along the placed rooms as one session's room would, but that the
+    /// search put elsewhere, placing more of the home: moved, in the order of the rooms.
+    public var notInPlace: [Identity] = []
     /// Rooms put where their scan session's record puts them beside the first room (iOS 18 and
     /// later write each room in a frame of its own, with `referenceOriginTransform`).
     public var bySession: [Identity] = []
@@ -895,6 +898,7 @@ extension Workspace {
             if joint.interrupted { throw interrupted }
             result.sessions = joint.sessions.map { group in group.sorted().map { everyone[$0] } }
             result.firstRoomUnsure = joint.anchorUnsure
+            result.notInPlace = joint.notInPlace.sorted().map { everyone[$0] }
             result.separateHomes = joint.separateHomes.map { part in part.sorted().map { everyone[$0] } }
             result.apart = joint.apart.map { part in part.sorted().map { everyone[$0] } }
             for (index, habit) in joint.habits.enumerated() {

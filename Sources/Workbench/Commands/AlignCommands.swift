@@ -411,6 +411,11 @@ extension Shell {
                    + "(doorways or walls meet, nothing contradicts: scanned in one session with them?): left exactly there")
             session.keepInPlace(result.inPlace)
         }
+        if !result.notInPlace.isEmpty {
+            let names = result.notInPlace.map { handleText($0) }
+            inform("\(names.joined(separator: ", ")) lay along the placed rooms as if scanned in one session with them, but "
+                   + "\(names.count == 1 ? "it was" : "they were") not kept there: placed elsewhere, more of the other rooms fit")
+        }
         if !result.bySession.isEmpty, let first = placed.first {
             // Said with how far each lies from the first room's floor: another level has
             // nothing beside it to confirm the record, so the person should know.
