@@ -14,11 +14,16 @@ public struct EditError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The changes an edit makes, not yet applied, and what the person should know about it.
 public struct EditPlan: Sendable {
     public var changes: [Change] = []
+    /// What else the edit did, for the curious (`-q` hides them).
     public var notes: [String] = []
+    /// What the edit leaves wrong in the data that the person did not ask for (an element
+    /// whose parent went): said even under `-q`, as a file's problems are.
+    public var warnings: [String] = []
 
-    public init(changes: [Change] = [], notes: [String] = []) {
+    public init(changes: [Change] = [], notes: [String] = [], warnings: [String] = []) {
         self.changes = changes
         self.notes = notes
+        self.warnings = warnings
     }
 }
 
@@ -369,25 +374,52 @@ extension Workspace {
             let others = owners(of: link.element).filter { $0 != identity && exists($0) }
             if others.isEmpty, let twin = self.element(link.element) {
                 plan.changes += [.remove(link.element), .bury(link.element, twin)]
+                gone.append(link.element)
             } else if !others.isEmpty {
                 plan.notes.append(Self.sharedNote(1, "stays, as another room still has it"))
             }
         }
-        // Doors and windows in a deleted wall would point at nothing.
-        for element in gone {
-            if let room = capture(element), let identifier = element.identifier {
-                let children = (room.doors + room.windows + room.openings).filter { $0.parentIdentifier == identifier }.count
-                    + room.objects.filter { $0.parentIdentifier == identifier }.count
-                if children > 0 {
-                    let whose = element == identity ? "it" : (handles.handle(for: element) ?? "its copy")
-                    // (Said what it leaves: a saved file with them opens with a warning for each.)
-                    plan.notes.append("\(children) element\(children == 1 ? "" : "s") in the \(element.scope == .structure ? "structure" : "room") "
-                                      + "name\(children == 1 ? "s" : "") \(whose) as parent, and now point\(children == 1 ? "s" : "") at nothing "
-                                      + "(delete \(children == 1 ? "it" : "them") too, or undo)")
-                }
-            }
-        }
+        // Doors and windows on a deleted wall (a chair at a deleted table) would point at
+        // nothing: a saved file with them opens with a warning for each. Not deleted with it
+        // (nobody asked), but said whatever -q says, with their handles.
+        if let warning = orphansWarning(deleting: identity, gone: gone) { plan.warnings.append(warning) }
         return plan
+    }
+
+    /// What a delete of `gone` leaves pointing at nothing: the elements (of any capture of
+    /// the file: the rooms' and the structure's own copies) whose parent is among them and
+    /// that have no other parent of that identifier where RoomPlan looks for one (their own
+    /// room; for a structure-level element, the structure or any of its rooms). nil when
+    /// none. In proportion to the captures the gone elements are in.
+    func orphansWarning(deleting identity: Identity, gone: [Identity]) -> String? {
+        guard let file = file(id: identity.file) else { return nil }
+        let goneSet = Set(gone)
+        var groups: [(parent: Identity, children: [Identity])] = []
+        var counted: Set<Identity> = []
+        for parent in gone {
+            guard let identifier = parent.identifier else { continue }
+            let children = self.children(of: parent).filter { child in
+                !goneSet.contains(child) && !counted.contains(child) && !file.holds(identifier, for: child.scope, except: goneSet)
+            }
+            guard !children.isEmpty else { continue }
+            counted.formUnion(children)
+            groups.append((parent, children))
+        }
+        guard !groups.isEmpty else { return nil }
+        let total = counted.count
+        let limit = 12
+        var listed = 0
+        var parts: [String] = []
+        for group in groups where listed < limit {
+            let shown = group.children.prefix(limit - listed).map { handles.handle(for: $0) ?? $0.key }
+            listed += shown.count
+            let whose = group.parent == identity ? "" : group.parent.scope == .structure ? ", the structure-level \(group.parent.kind.rawValue) that went with it"
+                : ", a room's \(group.parent.kind.rawValue) that went with it"
+            parts.append(shown.joined(separator: ", ") + " (on \(handles.handle(for: group.parent) ?? group.parent.key)\(whose))")
+        }
+        let more = total > listed ? ", and \(total - listed) more" : ""
+        return "\(total) element\(total == 1 ? "" : "s") now point\(total == 1 ? "s" : "") at a parent that is gone: "
+            + parts.joined(separator: "; ") + more + " (delete \(total == 1 ? "it" : "them") too, or undo)"
     }
 
     public func planRestore(_ identity: Identity) throws(EditError) -> EditPlan {
@@ -444,6 +476,36 @@ extension Workspace {
         }
         func number(_ identity: Identity) -> Int { handles.handle(for: identity).flatMap { Int($0.dropFirst()) } ?? 0 }
         return result.sorted { ($0.kind.rawValue, number($0)) < ($1.kind.rawValue, number($1)) }
+    }
+
+    /// The elements of an edited file whose parent is not where RoomPlan looks for it (their
+    /// own room; for a structure-level element, the structure or any of its rooms), as a
+    /// reopen would warn about them: a delete left them so, or the file came so. Empty for a
+    /// file as opened (its warnings were said then). Linear in the file.
+    public func danglingParents(file id: Int) -> [Identity] {
+        guard let file = file(id: id), file.state != 0 else { return [] }
+        func identifiers(_ scope: Scope) -> Set<String> {
+            var result = Set<String>()
+            for kind in ElementKind.surfaceKinds + [.object] {
+                for key in file.keys(scope, kind).keys { result.insert(Identity(file: id, scope: scope, kind: kind, key: key).identifier ?? key) }
+            }
+            return result
+        }
+        var everyRoom = Set<String>()
+        var result: [Identity] = []
+        for scope in file.scopes {
+            guard let capture = file.capture(scope) else { continue }
+            var known = identifiers(scope)
+            if scope == .structure { known.formUnion(everyRoom) } else if file.isStructure { everyRoom.formUnion(known) }
+            for kind in ElementKind.surfaceKinds + [.object] {
+                let keys = file.keys(scope, kind).keys
+                for index in keys.indices {
+                    guard let parent = capture.parentIdentifier(of: kind, at: index), !known.contains(identifier: parent) else { continue }
+                    result.append(Identity(file: id, scope: scope, kind: kind, key: keys[index]))
+                }
+            }
+        }
+        return result
     }
 }
 
@@ -505,5 +567,23 @@ extension EditPlan {
             }
         }
         return nil
+    }
+}
+
+extension WorkspaceFile {
+    /// Whether an element of `identifier` (not one of `except`) is where RoomPlan looks for
+    /// the parent of an element of `scope`: its own room; for a structure-level element, the
+    /// structure or any of its rooms (Apple's merged files point at elements only rooms hold).
+    func holds(_ identifier: String, for scope: Scope, except: Set<Identity>) -> Bool {
+        let scopes = scope == .structure ? self.scopes : [scope]
+        for place in scopes {
+            for kind in ElementKind.surfaceKinds + [.object] {
+                if let found = keys(place, kind).index(ofIdentifier: identifier),
+                   !except.contains(Identity(file: id, scope: place, kind: kind, key: found.key)) {
+                    return true
+                }
+            }
+        }
+        return false
     }
 }

@@ -15,6 +15,7 @@ extension Shell {
         session.perform(plan, text: text, placing: placed)
         inform(done)
         for note in plan.notes { inform("note: \(note)") }
+        for warning in plan.warnings { warn(warning) }
     }
 
     func plan(_ body: () throws(EditError) -> EditPlan, at word: Argument) throws -> EditPlan {
@@ -227,6 +228,13 @@ extension Shell {
                 "delete",
                 arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor]))],
                 summary: "remove a surface or object (restore puts it back)",
+                details: """
+                    In a structure, a room's element takes the structure-level element it stands for with it when no
+                    other room has it; a structure-level element takes the room elements it stands for.
+                    What hangs on a deleted element (a wall's doors and windows, a table's chairs) stays, pointing at
+                    nothing: a warning names them (the rooms' and the structure's copies), and save warns again while
+                    any element points at a parent that is not there. Delete them too, or undo.
+                    """,
                 edits: true
             ) { invocation in
                 try invocation.shell.deleteOrRestore(invocation, delete: true)

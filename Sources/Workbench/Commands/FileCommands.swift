@@ -117,6 +117,14 @@ extension Shell {
                  + "agree\(disagreeing.count == 1 ? "s" : "") with the rooms \(disagreeing.count == 1 ? "it stands" : "they stand") for "
                  + "(\(listed)); merge rebuilds them (merge --rebuild once the file is opened again). Written as it is.")
         }
+        let dangling = session.workspace.danglingParents(file: file.id)
+        if !dangling.isEmpty {
+            let handles = dangling.compactMap { session.workspace.handles.handle(for: $0) }
+            let listed = handles.prefix(8).joined(separator: ", ") + (handles.count > 8 ? ", …" : "")
+            warn("\(file.name): \(dangling.count) element\(dangling.count == 1 ? "" : "s") point\(dangling.count == 1 ? "s" : "") at a parent "
+                 + "that is not there (\(listed)); written as \(dangling.count == 1 ? "it is" : "they are"), "
+                 + "the file will open with a warning for each.")
+        }
         let size = file.stamp?.size ?? 0
         let bytes: [UInt8]
         do {
