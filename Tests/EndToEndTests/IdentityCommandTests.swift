@@ -83,6 +83,39 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertTrue(edit.stdout.split(separator: "\n").contains { $0.hasPrefix(handle + " ") }, edit.stdout)
     }
 
+    /// A structure-level wall two rooms share stands, once one room's copy is deleted, for the
+    /// other room only, as a reopen of the saved file finds it: `show` still said "(in r1, r2)"
+    /// and `ls walls where room = r1` listed it as (r1+r2). Undo gives both back.
+    func testAStructureLevelWallStandsOnlyForTheRoomsWhoseCopiesAreLeft() throws {
+        let walls = try Harness.jsonArray(try Harness.run(["-q", "--json", structurePath, "-c", "ls walls where level = structure"]).stdout)
+        let shared = try XCTUnwrap(walls.first { ($0["rooms"] as? [String])?.count == 2 }, "the generated home has a wall between two rooms")
+        let handle = try XCTUnwrap(shared["handle"] as? String), identifier = try XCTUnwrap(shared["identifier"] as? String)
+        let rooms = try XCTUnwrap(shared["rooms"] as? [String])
+        // Its copies, from show: "stands for  w3, w9 (in r1, r2)".
+        let shown = try Harness.run(["-q", structurePath, "-c", "show \(handle)"]).stdout
+        let standsFor = try XCTUnwrap(shown.split(separator: "\n").first { $0.hasPrefix("stands for") })
+        let copies = standsFor.dropFirst("stands for".count).split(separator: "(")[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(copies.count, 2, String(standsFor))
+        let roomOf = try Harness.jsonArray(try Harness.run(["-q", "--json", structurePath, "-c", "ls walls where level = room"]).stdout)
+        let first = try XCTUnwrap(roomOf.first { $0["handle"] as? String == copies[0] }?["room"] as? String)
+        let left = try XCTUnwrap(rooms.first { $0 != first })
+        func run(_ commands: String) throws -> String {
+            let result = try Harness.run(["-q", "--json", structurePath, "-c", "delete \(copies[0]); " + commands])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout
+        }
+        func object(_ text: String) throws -> [String: Any] { try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) }
+        XCTAssertEqual(try object(try run("show \(handle)"))["rooms"] as? [String], [left], "after the delete")
+        let listed = try Harness.jsonArray(try run("ls walls where room = \(first)"))
+        XCTAssertFalse(listed.contains { $0["handle"] as? String == handle }, "\(handle) is no longer \(first)'s")
+        XCTAssertEqual(try object(try run("undo; show \(handle)"))["rooms"] as? [String], rooms, "undo gives both rooms back")
+        let saved = folder.appendingPathComponent("deleted.json").path
+        _ = try run("save \(saved)")
+        // What a reopen of the saved file finds: the same wall, for the same room only.
+        let reopened = try Harness.jsonArray(try Harness.run(["-q", "--json", saved, "-c", "ls walls where level = structure"]).stdout)
+        XCTAssertEqual(reopened.first { $0["identifier"] as? String == identifier }?["rooms"] as? [String], [left])
+    }
+
     func testMovingARoomOfAStructureMovesWhatOnlyItHasAndSaveWarnsAboutTheRest() throws {
         let out = folder.appendingPathComponent("moved.json").path
         let result = try Harness.run([structurePath, "-c", "move r1 1 0; save \(out)"])

@@ -139,6 +139,9 @@ extension Workspace {
     private func makeRow(_ identity: Identity, file: WorkspaceFile, room: CapturedRoom, context: RoomContext) -> Row? {
         var row = Row(identity: identity, handle: handles.handle(for: identity) ?? "?", kind: identity.kind,
                       identifier: nil, roomHandle: context.roomHandle)
+        // The room elements a structure-level element stands for now: a deleted one no longer
+        // (a reopen finds it in none), so its room leaves the list. A lookup per owner.
+        let standingFor = identity.scope == .structure ? (file.owners[identity] ?? []).filter { file.position(of: $0) != nil } : []
         func sectionHandle(_ index: Int) -> String? {
             index < context.sectionHandles.count ? context.sectionHandles[index] : nil
         }
@@ -148,7 +151,7 @@ extension Workspace {
             // of any room's put a hallway's wall in the bathroom across it: an adversarial pass).
             var candidates = Array(room.sections.indices)
             if identity.scope == .structure, !context.sectionsOfRoom.isEmpty {
-                let theirs = Set((file.owners[identity] ?? []).compactMap(\.scope.roomID).flatMap { context.sectionsOfRoom[$0] ?? [] })
+                let theirs = Set(standingFor.compactMap(\.scope.roomID).flatMap { context.sectionsOfRoom[$0] ?? [] })
                 if !theirs.isEmpty { candidates = theirs.sorted() }
             }
             var best = candidates[0]
@@ -218,7 +221,7 @@ extension Workspace {
         }
         if identity.scope == .structure {
             var seen: Set<RoomID> = []
-            let rooms = (file.owners[identity] ?? []).compactMap(\.scope.roomID).filter { seen.insert($0).inserted }.sorted()
+            let rooms = standingFor.compactMap(\.scope.roomID).filter { seen.insert($0).inserted }.sorted()
             row.roomHandles = rooms.compactMap { handles.handle(for: Identity.room($0, file: file.id)) }
         }
         return row
