@@ -60,6 +60,24 @@ final class QueryCommandTests: XCTestCase {
 
     /// A length without a unit is in metres: `width > 100` matched nothing without a word (an
     /// adversarial pass). When such a query matches nothing, it is said what it meant.
+    /// A structure-level element of many rooms (a story's floor) names the first three of them
+    /// in a table and how many more: all of them made the room column 40 wide in an 11-room
+    /// home, and a terminal then showed the table one field per line. `--json` names them all.
+    func testAStructureLevelElementOfManyRoomsNamesThreeAndHowManyMore() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = folder.appendingPathComponent("home.json").path
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 4, rooms: 8, stories: 1))
+        try Data(RoomPlanCodec.encode(.structure(building.structure))).write(to: URL(fileURLWithPath: path))
+        let json = try Harness.jsonArray(try Harness.run(["-q", "--json", path, "-c", "ls floors where level = structure"]).stdout)
+        let floor = try XCTUnwrap(json.first)
+        let rooms = try XCTUnwrap(floor["rooms"] as? [String])
+        XCTAssertEqual(rooms.count, building.structure.rooms.count, "--json names every room")
+        let table = try Harness.run(["-q", path, "-c", "ls floors where level = structure"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let row = try XCTUnwrap(table.stdout.split(separator: "\n").first { $0.hasPrefix("\(floor["handle"] as! String) ") })
+        XCTAssertTrue(row.contains(" (\(rooms[0])+\(rooms[1])+\(rooms[2])+\(rooms.count - 3) more) "), String(row))
+    }
+
     func testABareLengthTooLargeForAnyScanIsExplainedWhenNothingMatches() throws {
         let folder = try Harness.temporaryFolder(self)
         let path = try Harness.generatedRoom(in: folder)

@@ -198,11 +198,15 @@ extension Shell {
         let structureLevel = rows.contains { $0.identity.scope == .structure }
         func section(_ row: Row) -> String { (row.sectionHandle ?? "") + (row.sectionInferred ? "*" : "") }
         /// A room's own element names its room; a structure-level one, in parentheses, the
-        /// rooms whose copies it stands for.
+        /// rooms whose copies it stands for: the first three and how many more when there are
+        /// over four (a story's floor under 11 rooms took 40 columns, and a table that wide is
+        /// shown one field per line on a terminal; `show` and `--json` name them all).
         func room(_ row: Row) -> String {
             if let handle = row.roomHandle { return handle }
             guard row.identity.scope == .structure else { return "" }
-            return "(" + (row.roomHandles.isEmpty ? "-" : row.roomHandles.joined(separator: "+")) + ")"
+            let rooms = row.roomHandles
+            if rooms.count > 4 { return "(" + rooms.prefix(3).joined(separator: "+") + "+\(rooms.count - 3) more)" }
+            return "(" + (rooms.isEmpty ? "-" : rooms.joined(separator: "+")) + ")"
         }
         var text: String
         switch kind {
