@@ -309,6 +309,37 @@ final class MergeTests: XCTestCase {
         XCTAssertEqual(onItself.structure.merged.walls.count, room.walls.count)
     }
 
+    /// Rooms of a story apart from one another (one not yet aligned) make a floor for each
+    /// area; each room's floor stands for the floor of its own area, and the room floor whose
+    /// identifier a floor keeps lies in that floor. All stood for the first floor, so the
+    /// others were listed as standing for no room, "(-)", and a reopen (which finds a room's
+    /// floor by its identifier, else where it lies) saw it otherwise.
+    func testEachRoomsFloorStandsForTheFloorOfItsOwnArea() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, stories: 1))
+        let rooms = building.structure.rooms
+        let largest = rooms.indices.max { polygonArea(rooms[$0].floors[0].planPolygon) < polygonArea(rooms[$1].floors[0].planPolygon) }!
+        for (dx, dz) in [(60.0, 0.0), (-60.0, 0.0), (0.0, 60.0), (0.0, -60.0)] {
+            var apart = rooms
+            apart[largest] = rooms[largest].moved(by: RigidMotion(yaw: 0, translation: SIMD3(dx, 0, dz)))
+            let result = StructureMerger.merge(apart)
+            let floors = result.structure.merged.floors
+            XCTAssertEqual(floors.count, 2, "two areas, two floors (moved \(dx), \(dz))")
+            var stoodFor = Set<String>()
+            for (index, room) in apart.enumerated() {
+                let own = room.floors[0]
+                let target = try XCTUnwrap(result.provenance[index][.floor]?[own.identifier])
+                let floor = try XCTUnwrap(floors.first { $0.identifier == target })
+                XCTAssertTrue(floor.planPolygon.encloses(try XCTUnwrap(own.planPolygon.centroid)),
+                              "room \(index + 1)'s floor stands for the floor it lies in (moved \(dx), \(dz))")
+                if let same = floors.first(where: { $0.identifier == own.identifier }) {
+                    XCTAssertEqual(same.identifier, target, "the floor keeping its identifier is the one it stands for")
+                }
+                stoodFor.insert(target)
+            }
+            XCTAssertEqual(stoodFor, Set(floors.map(\.identifier)), "every floor stands for a room's (moved \(dx), \(dz))")
+        }
+    }
+
     /// A room left where its own session put it lies over the others: the merge says so,
     /// while the building as it stands, and a room merged with a rescan of itself, say nothing.
     func testFloorsOverOneAnotherAreReported() throws {

@@ -71,17 +71,38 @@ enum FloorMerger {
                                        + "one floor each (are all rooms aligned?)")
             }
             let height = median(floors.map { $0.1.transform.translation.y }) ?? survivor.transform.translation.y
+            // Each room's floor stands for the floor of the area it lies in (all stood for the
+            // first, and the story's other floors for no room: listed as "(-)", unlike a reopen,
+            // which finds a room's floor by where it lies). The survivor's identifier goes to the
+            // floor of its own area, so that a reopen, finding it by identifier, agrees.
+            let home = outlineIndex(of: survivor.planPolygon, among: outlines)
+            var identifiers: [String] = []
             for (index, outline) in outlines.enumerated() {
                 var floor = survivor
-                if index > 0 { floor.identifier = derivedIdentifier(survivor.identifier, index) }
+                if index != home { floor.identifier = derivedIdentifier(survivor.identifier, index == 0 ? home : index) }
                 place(&floor, outline: outline, axis: axis, height: height)
                 floor.story = survivor.story == nil ? nil : story
                 result.append(floor)
+                identifiers.append(floor.identifier)
             }
-            for (room, floor) in floors { provenance[room][.floor, default: [:]][floor.identifier] = survivor.identifier }
+            for (room, floor) in floors {
+                provenance[room][.floor, default: [:]][floor.identifier] = identifiers[outlineIndex(of: floor.planPolygon, among: outlines, otherwise: home)]
+            }
         }
         report.counts[.floor] = (roomFloors, result.count)
         return result
+    }
+
+    /// Which of a story's floor outlines a room's floor lies in: the one holding its middle,
+    /// else the one holding most of its corners (an L-shaped room's middle can lie outside
+    /// it), else `otherwise`.
+    static func outlineIndex(of polygon: [PlanPoint], among outlines: [[PlanPoint]], otherwise: Int = 0) -> Int {
+        if let middle = polygon.centroid, let index = outlines.firstIndex(where: { $0.count >= 3 && $0.encloses(middle) }) {
+            return index
+        }
+        let held = outlines.map { outline in outline.count >= 3 ? polygon.filter(outline.encloses).count : 0 }
+        guard let best = held.indices.max(by: { held[$0] < held[$1] }), held[best] > 0 else { return otherwise }
+        return best
     }
 
     /// A floor surface over `outline`: local Z up (as RoomPlan's floors), local X along the
