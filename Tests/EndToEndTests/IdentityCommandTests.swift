@@ -262,6 +262,39 @@ final class SaveTargetTests: XCTestCase {
         XCTAssertEqual(result.stdout.components(separatedBy: "CapturedRoom").count - 1, 1, "one document: \(result.stdout)")
     }
 
+    /// A save is atomic (a new file renamed over the name), so a file with other hard links
+    /// is split from them: they keep the old contents. That was silent; it is a warning, which
+    /// -q does not hide, for save, save --dry-run and export alike. A file of one name says nothing.
+    func testSavingAHardLinkedFileWarnsThatTheOtherNamesKeepTheOldContents() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "f.json")
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let other = folder.appendingPathComponent("other.json").path
+        try FileManager.default.linkItem(atPath: path, toPath: other)
+        let dry = try Harness.run(["-q", "--dry-run", path, "-c", "move r1 1 0; save"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("wb: warning: \(path) had 1 other hard link: it would be replaced"), dry.stderr)
+        let result = try Harness.run(["-q", path, "-c", "move r1 1 0; save"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("wb: warning: \(path) had 1 other hard link: it was replaced by a new file under this name"),
+                      result.stderr)
+        XCTAssertTrue(result.stderr.contains("so the other name keeps the old contents"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), original, "what the warning says: the other name is as it was")
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+        // Now of one name: nothing to say.
+        let again = try Harness.run(["-q", path, "-c", "move r1 1 0; save"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stderr.contains("hard link"), again.stderr)
+        // An export over a file of two names says it too.
+        let csv = folder.appendingPathComponent("list.csv").path, twin = folder.appendingPathComponent("twin.csv").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: csv))
+        try FileManager.default.linkItem(atPath: csv, toPath: twin)
+        let export = try Harness.run(["-q", path, "-c", "export csv \(csv) walls"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stderr.contains("wb: warning: \(csv) had 1 other hard link"), export.stderr)
+        XCTAssertEqual(try String(contentsOfFile: twin, encoding: .utf8), "old")
+    }
+
     func testSavingThroughALinkWritesItsTargetAndKeepsTheLink() throws {
         let folder = try Harness.temporaryFolder(self)
         let path = try Harness.generatedRoom(in: folder, name: "f.json")

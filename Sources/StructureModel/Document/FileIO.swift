@@ -155,6 +155,15 @@ public enum FileIO {
     }
 
     /// Whether `path` names a regular file (after links).
+    /// How many other names (hard links) the regular file at `path` has (through a symbolic
+    /// link, its target's): 0 for a file of one name, or none. A save replaces a file by
+    /// renaming a new one over its name, so those names keep the old contents.
+    public static func otherHardLinks(of path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        return max(0, Int(info.st_nlink) - 1)
+    }
+
     public static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG

@@ -654,9 +654,11 @@ extension Shell {
         writes.append(FileWrite(path: sidecarPath, bytes: names.encoded(fileName: FileIO.baseName(of: path.text))))
         writes.append(FileWrite(path: path.text, bytes: bytes))
         try claimWrites(writes.map(\.path), at: path)
+        let linked = hardLinks(writes.map(\.path))
         do {
             _ = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush)
             filesWritten += writes.count
+            warnHardLinks(linked)
         } catch {
             throw CommandFailure("cannot write \(path.text): \(error.path == path.text ? "" : "\(error.path): ")\(error.message)", at: path)
         }

@@ -158,6 +158,7 @@ extension Shell {
             } catch {
                 throw CommandFailure("cannot save \(path): \(error.path == path ? "" : "\(error.path): ")\(error.message)", at: word)
             }
+            warnHardLinks(hardLinks([path] + (writesSidecar ? [sidecarPath] : [])), wouldBe: true)
             inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
             if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
             return Written(count: bytes.count, stamp: nil, digest: digest)
@@ -180,6 +181,7 @@ extension Shell {
         }
         if kept == nil { writes.append(FileWrite(path: path, bytes: copied ?? bytes)) }
         try claimWrites(writes.map(\.path), at: word)
+        let linked = hardLinks(writes.map(\.path))
         let stamps: [FileStamp?]
         do {
             stamps = try FileIO.commit(writes, faults: options.faults, flushes: !options.defersFlush) { () throws(FileError) in
@@ -193,6 +195,7 @@ extension Shell {
             let which = error.path == path || error.path == file.path || beside ? "" : "\(error.path): "
             throw CommandFailure("cannot save \(path): \(which)\(error.message)", at: word)
         }
+        warnHardLinks(linked)
         if let keptAside { warn("\(sidecarPath) was one this wb cannot read in full: a copy of it was kept as \(keptAside)") }
         if let kept { return Written(count: kept.count, stamp: file.stamp, digest: digest, kept: true) }
         return Written(count: (copied ?? bytes).count, stamp: stamps.last ?? nil, digest: digest)
@@ -360,7 +363,8 @@ extension Shell {
                     it is an earlier copy (a RoomPlan file with an element of this one), anything else (another scan,
                     a names file, another program's file) only with --force. Writes are atomic:
                     a temporary file in the same folder is flushed and renamed over the target, so the old
-                    file stays whole until the new one is complete; the file's permissions are kept.
+                    file stays whole until the new one is complete; the file's permissions are kept. A file
+                    with other hard links is split from them (they keep the old contents): a warning says so.
                     Refuses to replace a write-protected file (or its names file), unless --force.
                     Refuses to overwrite a file that changed on disk since it was opened, unless --force;
                     that check and the rename are made under a lock on the folder, so of two processes

@@ -385,15 +385,36 @@ extension Shell {
         try checkNotOpen(path, by: "an export")
         try checkReplaceable(path, writing: exportReplaces.writing, force: exportReplaces.force, by: "export")
         try claimWrites([path.text], at: path)
+        let linked = hardLinks([path.text])
         do {
             try FileIO.writeAtomically(bytes, to: path.text, faults: options.faults, flushes: !options.defersFlush)
             filesWritten += 1
+            warnHardLinks(linked)
         } catch {
             throw CommandFailure("cannot write \(path.text): \(error.message)"
                                  + (FileIO.isRegularFile(path.text) || !FileManager.default.fileExists(atPath: path.text)
                                     ? "" : " (to print it, export to -)"), at: path)
         }
         return false
+    }
+
+    /// The files among `paths` that have other names (hard links), with how many: a write
+    /// replaces the file under this name only (it is atomic: a new file renamed into place,
+    /// never the old one written into), so the others keep the old contents. Asked before
+    /// the write, said after it (`warnHardLinks`).
+    func hardLinks(_ paths: [String]) -> [(path: String, others: Int)] {
+        paths.compactMap { path in
+            let others = FileIO.otherHardLinks(of: path)
+            return others > 0 ? (path, others) : nil
+        }
+    }
+
+    func warnHardLinks(_ linked: [(path: String, others: Int)], wouldBe: Bool = false) {
+        for (path, others) in linked {
+            let links = others == 1 ? "1 other hard link" : "\(others) other hard links"
+            warn("\(path) had \(links): \(wouldBe ? "it would be" : "it was") replaced by a new file under this name (an atomic save "
+                 + "never writes into the old one), so the other name\(others == 1 ? "" : "s") \(wouldBe ? "would " : "")keep\(others == 1 && !wouldBe ? "s" : "") the old contents")
+        }
     }
 
     /// An export never replaces a file open in wb, nor the names file beside one: `export usda
