@@ -180,4 +180,37 @@ final class EditLawTests: XCTestCase {
         XCTAssertEqual(table.attribute("TableType"), "unidentified")
         XCTAssertTrue(plan.notes.contains { $0.contains("dropped") && $0.contains("ChairType") })
     }
+
+    /// An attribute whose values have no "unidentified" (ChairArmType and ChairBackType:
+    /// existing or missing; StorageType: cabinet or shelf) is left out of a new category's
+    /// attributes, not given its first value: `set o1 category chair` said a table had arms
+    /// and a back ("existing"), and a chair made storage became a cabinet. A note says so.
+    func testCategoryChangeLeavesOutWhatItCannotCallUnidentified() throws {
+        let (start, _) = workspace(rooms: 6, structure: true)
+        var workspace = start
+        func first(_ category: ObjectCategory) throws -> Identity {
+            try XCTUnwrap(workspace.handles.order[.object]!.first {
+                if case .object(let o)? = workspace.element($0) { return o.category == category }
+                return false
+            })
+        }
+        let table = try first(.table)
+        let toChair = try workspace.planSet(table, field: "category", value: "chair")
+        _ = workspace.perform(toChair.changes)
+        guard case .object(let chair)? = workspace.element(table) else { return XCTFail() }
+        XCTAssertEqual(chair.attributes?.keys.sorted(), ["ChairLegType", "ChairType"], "no arms or back asserted")
+        XCTAssertEqual(chair.attribute("ChairLegType"), "unidentified")
+        XCTAssertEqual(chair.attribute("ChairType"), "unidentified")
+        XCTAssertTrue(toChair.notes.contains { $0.hasPrefix("left out ChairArmType (existing or missing), ChairBackType (existing or missing)") },
+                      "\(toChair.notes)")
+        let toStorage = try workspace.planSet(table, field: "category", value: "storage")
+        _ = workspace.perform(toStorage.changes)
+        guard case .object(let storage)? = workspace.element(table) else { return XCTFail() }
+        XCTAssertEqual(storage.attributes?.keys, [], "a storage that is neither cabinet nor shelf, as far as anyone said")
+        XCTAssertTrue(toStorage.notes.contains { $0.hasPrefix("left out StorageType (cabinet or shelf)") }, "\(toStorage.notes)")
+        // What it left out can be given.
+        _ = workspace.perform(try workspace.planSet(table, field: "StorageType", value: "shelf").changes)
+        guard case .object(let shelf)? = workspace.element(table) else { return XCTFail() }
+        XCTAssertEqual(shelf.attribute("StorageType"), "shelf")
+    }
 }

@@ -287,7 +287,11 @@ extension Workspace {
             guard category != object.category else { return object }
             object.category = category
             // Attributes belong to a category: keep the ones the new category has, drop the
-            // rest, and give the new category's missing ones RoomPlan's "unidentified".
+            // rest, and give the new category's missing ones RoomPlan's "unidentified". An
+            // attribute without that case (ChairArmType, ChairBackType: existing or missing;
+            // StorageType: cabinet or shelf) is left out rather than given a value nobody saw:
+            // RoomPlan writes an object without some of its category's attributes too (a real
+            // table with {}), and `set REF NAME VALUE` gives it one.
             if var attributes = object.attributes {
                 let schema = category.attributeSchema
                 var dropped: [String] = []
@@ -297,14 +301,23 @@ extension Workspace {
                     return !keep
                 }
                 var added: [String] = []
+                var leftOut: [(name: String, values: [String])] = []
                 for (name, values) in schema where attributes[name] == nil {
-                    let fallback = values.contains("unidentified") ? "unidentified" : values[0]
-                    attributes[name] = .string(fallback)
-                    added.append("\(name)=\(fallback)")
+                    guard values.contains("unidentified") else {
+                        leftOut.append((name, values))
+                        continue
+                    }
+                    attributes[name] = .string("unidentified")
+                    added.append("\(name)=unidentified")
                 }
                 object.attributes = attributes
                 if !dropped.isEmpty { notes.append("dropped attributes a \(category.name) does not have: \(dropped.joined(separator: ", "))") }
                 if !added.isEmpty { notes.append("set \(added.joined(separator: ", ")) (change with set REF NAME VALUE)") }
+                if !leftOut.isEmpty {
+                    let which = leftOut.map { "\($0.name) (\($0.values.joined(separator: " or ")))" }.joined(separator: ", ")
+                    notes.append("left out \(which): RoomPlan has no 'unidentified' for \(leftOut.count == 1 ? "it" : "them"), and wb does not "
+                                 + "guess (set REF NAME VALUE gives \(leftOut.count == 1 ? "it" : "them") one)")
+                }
             }
         case "confidence":
             object.confidence = try confidence(value)

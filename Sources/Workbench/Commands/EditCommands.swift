@@ -193,7 +193,9 @@ extension Shell {
                 details: """
                     Objects: category (one of RoomPlan's 16), confidence (high, medium, low), and the attributes of their
                     category, e.g. set o12 ChairType stool (ChairType: dining, stool, swivel, unidentified). Changing
-                    the category keeps the attributes the new category has and says what it dropped or added.
+                    the category keeps the attributes the new category has and says what it dropped or added: a
+                    missing one becomes unidentified, or is left out where RoomPlan has no such value (ChairArmType,
+                    ChairBackType, StorageType), rather than guessed.
                     Surfaces: confidence; doors also open (true or false).
                     set o12 model chair.usdz attaches a USDZ model (Object Capture's output) to an object: export usdz
                     packs it and draws it scaled into the object's box instead of the box (export usda references it).
