@@ -304,6 +304,27 @@ final class USDExportTests: XCTestCase {
         XCTAssertTrue(wall.stderr.contains("only objects take a model"), wall.stderr)
     }
 
+    /// A model whose bounds cannot be read is placed unscaled, and the warning says why: a text
+    /// root layer with no points in it was said to be binary ("a.usda is binary").
+    func testAModelWithoutBoundsSaysWhy() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 34)
+        // Packages as usdz requires (stored, each file's data 64-byte aligned), made here.
+        let text = folder.appendingPathComponent("t.usdz").path
+        let layer = "#usda 1.0\n(\n    defaultPrim = \"Thing\"\n)\n\ndef Xform \"Thing\"\n{\n}\n"
+        try Data(try USDZPackage.archive([USDZPackage.Entry(name: "a.usda", data: Array(layer.utf8))])).write(to: URL(fileURLWithPath: text))
+        let binary = folder.appendingPathComponent("b.usdz").path
+        try Data(try USDZPackage.archive([USDZPackage.Entry(name: "b.usdc", data: Array("PXR-USDC".utf8) + [UInt8](repeating: 0, count: 80))]))
+            .write(to: URL(fileURLWithPath: binary))
+        for (model, reason) in [(text, "a.usda is a text layer with no mesh points in it"), (binary, "b.usdc is binary (usdc), whose points wb does not read")] {
+            let out = folder.appendingPathComponent("out.usda").path
+            let result = try Harness.run(["-q", room, "-c", "set o1 model \(model); export usda \(out) --force"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let name = URL(fileURLWithPath: model).lastPathComponent
+            XCTAssertTrue(result.stderr.contains("o1: the bounds of \(name) could not be read (\(reason)); placed unscaled"), result.stderr)
+        }
+    }
+
     func testHostileNamesAndBadInput() throws {
         let folder = try Harness.temporaryFolder(self)
         let room = try Harness.generatedRoom(in: folder, seed: 34)

@@ -359,7 +359,7 @@ struct USDWriter {
             for axis in 0..<3 where size[axis] > 1e-9 && dims[axis] > 0 { scale[axis] = dims[axis] / size[axis] }
             offset = -(low + high) / 2 * scale
         } else {
-            warnings.append("\(element.handle): the bounds of \(model.name) could not be read (\(model.rootLayer) is binary); "
+            warnings.append("\(element.handle): the bounds of \(model.name) could not be read (\(model.boundsUnknown ?? "\(model.rootLayer) gives none")); "
                             + "placed unscaled with its origin at the box centre")
         }
         text.line("def Xform \"\(name)\" (")

@@ -148,6 +148,8 @@ public struct USDModel: Sendable {
     /// whose meshes are moved by their parents is fitted by its points alone. A binary
     /// (usdc) layer's bounds are not read; nil then.
     public var bounds: (SIMD3<Double>, SIMD3<Double>)?
+    /// Why `bounds` is nil, in words: a binary root layer, or a text one without points.
+    public var boundsUnknown: String?
 
     /// Reads and checks a model: a zip archive, entries stored, its first file a USD layer.
     public static func read(path: String, bytes: [UInt8]) throws(USDZError) -> USDModel {
@@ -166,6 +168,10 @@ public struct USDModel: Sendable {
         if layer.starts(with: Array("#usda".utf8)) {
             let text = String(decoding: layer, as: UTF8.self)
             model.scan(text)
+            // (A text layer without points was said to be binary: an adversarial pass.)
+            if model.bounds == nil { model.boundsUnknown = "\(first.name) is a text layer with no mesh points in it" }
+        } else {
+            model.boundsUnknown = "\(first.name) is binary (usdc), whose points wb does not read"
         }
         return model
     }
