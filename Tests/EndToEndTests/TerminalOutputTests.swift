@@ -63,6 +63,32 @@ final class TerminalOutputTests: XCTestCase {
         XCTAssertTrue(piped.stdout.contains("Küche und Wohnzimmer mit Essplatz am Fenster e\u{301}"))
     }
 
+    /// At 80 columns a column empty in every row (rooms' names, none given) gave no width to
+    /// the others, which were cut instead, and attributes were cut to `ChairArmTy…`. Now the
+    /// empty column is left out (and said), and attributes shorten to their values, the
+    /// category's own type first, before anything is cut. A pipe and --json are unchanged.
+    func testAtEightyColumnsEmptyColumnsGiveWayAndAttributesKeepTheirMeaning() throws {
+        let chairs = try Harness.jsonArray(try Harness.run(["-q", "--json", home, "-c", "ls objects where category = chair"]).stdout)
+        let chair = try XCTUnwrap(chairs.first { ($0["attributes"] as? [String: String])?["ChairType"] != "unidentified" })
+        let handle = try XCTUnwrap(chair["handle"] as? String)
+        let type = try XCTUnwrap((chair["attributes"] as? [String: String])?["ChairType"])
+        let run = try Terminal.run(["--no-pager", "-q", home, "-c", "ls rooms", "-c", "ls objects"], columns: 80)
+        XCTAssertEqual(run.status, 0, run.out)
+        XCTAssertEqual(run.lines.filter { Terminal.columns($0) > 80 }, [])
+        let header = try XCTUnwrap(run.lines.first { $0.hasPrefix("room  file") })
+        XCTAssertFalse(header.contains(" name "), header)
+        XCTAssertTrue(run.out.contains("(name left out, empty in every row"), run.out)
+        XCTAssertTrue(run.lines.contains { $0.hasPrefix("r4 ") && $0.contains(" unidentified ") }, "labels whole: \(run.out)")
+        let row = try XCTUnwrap(run.lines.first { $0.hasPrefix(handle + " ") })
+        // (However narrow the column, its first letters are the chair's type.)
+        XCTAssertTrue(row.contains("  \(type.prefix(4))"), row)
+        XCTAssertFalse(run.out.contains("ChairArmTy"), run.out)
+        // A pipe: every column, every cell whole.
+        let piped = try Harness.run(["-q", home, "-c", "ls rooms", "-c", "ls objects"], environment: ["COLUMNS": "80"])
+        XCTAssertTrue(piped.stdout.contains("room  file       story  labels        name  area m²"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("ChairArmType="), piped.stdout)
+    }
+
     func testHandlesCompleteInNaturalOrderGroupedByKindWithRoomNames() throws {
         let run = try Terminal.run([home], columns: 100, prompt: "wb structure> ", steps: [
             .init("show o\t", "o74"),

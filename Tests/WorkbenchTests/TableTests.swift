@@ -54,11 +54,47 @@ final class TableTests: XCTestCase {
     }
 
     func testRowsExpandWhenNothingCanFit() {
-        let narrow = table.render(width: 24)
+        let narrow = table.render(width: 20)
         XCTAssertTrue(narrow.expanded)
         XCTAssertEqual(narrow.text.split(separator: "\n").prefix(4).map(String.init),
-                       ["-[ RECORD 1 ]-----------", "object     o1", "category   table", "attributes TableShapeTy…"])
-        XCTAssertTrue(narrow.text.split(separator: "\n").allSatisfy { displayWidth(String($0)) <= 24 })
+                       ["-[ RECORD 1 ]-------", "object     o1", "category   table", "attributes TableSha…"])
+        XCTAssertTrue(narrow.text.split(separator: "\n").allSatisfy { displayWidth(String($0)) <= 20 })
+    }
+
+    /// A column empty in every row gives its width to the others when the table is too wide
+    /// (and is said), rather than keeping it while they are cut; a table that fits, or has
+    /// no width, keeps it. One field per line shows it too.
+    func testAnEmptyColumnGivesWayBeforeCellsAreCut() {
+        let rooms = Table(["room", "file", "labels", "name", "area"],
+                          [["r1", "flat-4sections", "bedroom,bedroom,bathroom", "", "47.74"],
+                           ["r2", "flat-4sections", "kitchen", "", "12.00"]], numeric: [4], flexible: [1, 2, 3])
+        let fitted = rooms.render(width: 56)
+        XCTAssertEqual(fitted.omitted, ["name"])
+        XCTAssertFalse(fitted.cut, fitted.text)
+        XCTAssertEqual(fitted.text.split(separator: "\n").map(String.init), [
+            "room  file            labels                     area",
+            "r1    flat-4sections  bedroom,bedroom,bathroom  47.74",
+            "r2    flat-4sections  kitchen                   12.00"])
+        XCTAssertEqual(rooms.render(width: nil).text.split(separator: "\n").first, "room  file            labels                    name   area")
+        XCTAssertEqual(rooms.render(width: 80).omitted, [], "it fits: nothing left out")
+        XCTAssertTrue(rooms.render(width: 20).text.contains("\nname\n"), "one field per line has every column")
+    }
+
+    /// Cells are cut where they keep meaning: after a word or a comma that keeps at least
+    /// half of what fits; and a column with a shorter form takes it before it is cut.
+    func testCellsCutAtWordsAndTakeTheirShorterFormFirst() {
+        XCTAssertEqual(truncated("bedroom,bedroom,bathroom", to: 12, atWords: true), "bedroom,…")
+        XCTAssertEqual(truncated("swivel Arm=existing", to: 12, atWords: true), "swivel…")
+        XCTAssertEqual(truncated("TableShapeType=rectangular", to: 12, atWords: true), "TableShapeT…", "no break keeps half: by character")
+        XCTAssertEqual(truncated("a bcdefghijklmnop", to: 12, atWords: true), "a bcdefghij…", "a break keeping too little is not taken")
+        let objects = Table(["object", "category", "attributes"],
+                            [["o1", "chair", "ChairArmType=existing ChairBackType=existing ChairLegType=star ChairType=swivel"],
+                             ["o2", "bed", ""]],
+                            flexible: [2], shorter: [2: ["swivel Arm=existing Back=existing Leg=star", ""]])
+        XCTAssertEqual(objects.render(width: 40).text.split(separator: "\n")[1], "o1      chair     swivel Arm=existing…")
+        XCTAssertTrue(objects.render(width: 40).cut)
+        XCTAssertEqual(objects.render(width: 60).text.split(separator: "\n")[1], "o1      chair     swivel Arm=existing Back=existing Leg=star")
+        XCTAssertTrue(objects.render(width: nil).text.contains("ChairArmType=existing"), "whole without a width")
     }
 
     /// Headers wider than their values give way before rows go one field per line: every real

@@ -154,14 +154,53 @@ extension Shell {
         }.joined(separator: " ")
     }
 
+    /// Attributes for a narrow table, saying the same in fewer columns: the value of the
+    /// category's own type first, bare (`ChairType=swivel` is `swivel`), then the others
+    /// named without the category and `Type` (`ChairArmType=existing` is `Arm=existing`);
+    /// an own type RoomPlan could not tell (`unidentified`) last, as it says least.
+    /// Cut to 11 columns, a chair's was `ChairArmTy…`; now it is `swivel…`.
+    func shortAttributesText(_ attributes: JSONObject?, category: String?) -> String {
+        let prefix = category.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? ""
+        var main: [String] = [], others: [String] = []
+        for member in attributes?.members ?? [] {
+            let value: String
+            if case .string(let text) = member.value { value = text } else { value = "…" }
+            var name = Substring(member.key)
+            if !prefix.isEmpty, name.hasPrefix(prefix) {
+                name = name.dropFirst(prefix.count)
+                if name.hasSuffix("Type") { name = name.dropLast(4) }
+            }
+            if name.isEmpty { main.append(value) } else { others.append("\(name)=\(value)") }
+        }
+        let unknown = main.filter { $0 == "unidentified" }
+        return (main.filter { $0 != "unidentified" } + others + unknown).joined(separator: " ")
+    }
+
+    /// Section labels for a narrow table, repeats counted: `bedroom×2,bathroom,unidentified`.
+    func shortLabels(_ labels: String) -> String {
+        var order: [Substring] = [], count: [Substring: Int] = [:]
+        for label in labels.split(separator: ",", omittingEmptySubsequences: false) {
+            if count[label] == nil { order.append(label) }
+            count[label, default: 0] += 1
+        }
+        return order.map { count[$0]! > 1 ? "\($0)×\(count[$0]!)" : String($0) }.joined(separator: ",")
+    }
+
     /// A table fitted to the terminal (`Table`), or whole with `wide`; handles coloured
     /// when standard output takes colour. Written with `output.writeStyled`: its cells are
     /// escaped already.
     func tableText(_ table: Table, wide: Bool) -> String {
         let width = wide ? nil : output.columns
         let rendered = table.render(width: width, colour: output.colorsOutput)
-        guard rendered.cut, let width else { return rendered.text }
-        return rendered.text + note("(cells cut to fit \(width) columns; --wide shows them whole)")
+        guard rendered.cut || !rendered.omitted.isEmpty, let width else { return rendered.text }
+        var said: [String] = []
+        if !rendered.omitted.isEmpty {
+            let columns = rendered.omitted.joined(separator: ", ")
+            said.append("\(columns) left out, empty in every row")
+        }
+        if rendered.cut { said.append("cells shortened to fit \(width) columns") }
+        return rendered.text + note("(" + said.joined(separator: "; ") + "; --wide shows "
+                                    + (rendered.cut ? "them whole" : "every column") + ")")
     }
 
     /// A line under a table, wrapped at blanks to the terminal's width (whole when piped).
@@ -219,7 +258,7 @@ extension Shell {
                         "\(room?.windows.count ?? 0)", "\(room?.objects.count ?? 0)"]
             }
             text = tableText(Table(["room", "file", "story", "labels", "name", "area m²", "walls", "doors", "windows", "objects"], data,
-                                   numeric: [2, 5, 6, 7, 8, 9], flexible: [1, 3, 4]), wide: wide)
+                                   numeric: [2, 5, 6, 7, 8, 9], flexible: [1, 3, 4], shorter: [3: data.map { shortLabels($0[3]) }]), wide: wide)
         case .section:
             let data = rows.map { row -> [String] in
                 [row.handle, room(row), row.story.map(String.init) ?? "", row.label ?? "", row.name ?? "",
@@ -233,7 +272,8 @@ extension Shell {
                  row.confidence?.name ?? "", dimensionsText(row.dimensions), attributesText(row.attributes), row.parentHandle ?? ""]
             }
             text = tableText(Table(["object", "room", "section", "story", "category", "confidence", "w×h×d m", "attributes", "parent"],
-                                   data, numeric: [3], flexible: [7]), wide: wide)
+                                   data, numeric: [3], flexible: [7],
+                                   shorter: [7: rows.map { shortAttributesText($0.attributes, category: $0.category) }]), wide: wide)
         default:
             let data = rows.map { row -> [String] in
                 var category = row.category ?? ""
@@ -299,9 +339,11 @@ extension Shell {
                     handle), and with * ? or ~ match handles, names and labels (room ~ bed); a value that
                     names or matches nothing open is an error.
 
-                    On a terminal the table fits its width: long names, labels and attributes are cut with …,
-                    and when a row cannot fit even so, each row is shown one field per line. --wide shows every
-                    cell whole; a pipe or a file always gets whole cells.
+                    On a terminal the table fits its width: a column empty in every row is left out, long headers
+                    shorten, attributes and labels take a shorter form (swivel Arm=existing, bedroom×2), and long
+                    names, labels and attributes are cut with …, after a word where that keeps most of them; when a
+                    row cannot fit even so, each row is shown one field per line. --wide shows every column and cell
+                    whole; a pipe or a file always gets them whole.
                     """
             ) { invocation in
                 let shell = invocation.shell

@@ -149,7 +149,8 @@ extension Shell {
              readable(s.wallArea, digits: 2), readable(s.perimeter, digits: 2), formatted(s.height, digits: 2), counts(s.categories)]
         }
         output.writeStyled(tableText(Table(["room", "file", "story", "labels", "floor m²", "walls m² net", "perimeter m", "height m",
-                                            "objects"], rows, numeric: [2, 4, 5, 6, 7], flexible: [1, 3, 8]),
+                                            "objects"], rows, numeric: [2, 4, 5, 6, 7], flexible: [1, 3, 8],
+                                           shorter: [3: rows.map { shortLabels($0[3]) }]),
                                      wide: invocation.flag("--wide")))
         var text = ""
         if stats.contains(where: \.floorFromWalls) { text += "* no floor in the file: the area of the hull of its walls\n" }

@@ -1,11 +1,16 @@
 /// A listing for people: aligned columns, text left, numbers right, that fit the terminal.
 ///
-/// Given a width (a terminal's), a table wider than it has its free-text columns cut, the
-/// widest first, each cut cell ending in `…`; when even that cannot make a row fit, every
-/// row is shown expanded, one field per line (psql's `\x auto`). The handle column is never
-/// cut. Without a width (a pipe, a file, `--wide`) every cell is whole. Cells show control
-/// characters as escapes: a tab or an escape sequence in a name would break the columns, or
-/// worse.
+/// Given a width (a terminal's), a table wider than it gives way step by step, each step
+/// taken only while the table is still too wide: columns empty in every row are left out
+/// (an all-empty `name` column kept its width while labels were cut to `bedroom,…`); long
+/// headers over short values shorten (`confidence` → `conf`); columns with a shorter form
+/// of their cells take it (attributes by their values, the category's own type first);
+/// then free-text columns are cut, the widest first, each cut cell ending in `…`, at a
+/// blank or a comma where that keeps most of it. When even that cannot make a row fit,
+/// every row is shown expanded, one field per line (psql's `\x auto`), whole columns and
+/// full headers. The handle column is never cut or left out. Without a width (a pipe, a
+/// file, `--wide`) every cell is whole. Cells show control characters as escapes: a tab
+/// or an escape sequence in a name would break the columns, or worse.
 struct Table {
     var headers: [String]
     var rows: [[String]]
@@ -15,16 +20,20 @@ struct Table {
     var flexible: Set<Int> = []
     /// Columns shown emphasised when colour is on: the handles.
     var emphasised: Set<Int> = [0]
+    /// For some columns, a shorter form of each row's cell that says the same more tersely,
+    /// taken (for the whole column) before cells are cut.
+    var shorter: [Int: [String]] = [:]
     /// Shorter headers for columns whose values are narrower than their names (`confidence`
     /// over low/medium/high), used only when the table is too wide with the full ones: on an
     /// 80-column terminal every real file's `ls objects` fell back to one field per line.
-    static let shortHeaders = ["confidence": "conf", "section": "sect"]
+    static let shortHeaders = ["confidence": "conf", "section": "sect", "attributes": "attrs"]
 
-    init(_ headers: [String], _ rows: [[String]], numeric: Set<Int> = [], flexible: Set<Int> = []) {
+    init(_ headers: [String], _ rows: [[String]], numeric: Set<Int> = [], flexible: Set<Int> = [], shorter: [Int: [String]] = [:]) {
         self.headers = headers
         self.rows = rows.map { $0.map(\.escapingControls) }
         self.numeric = numeric
         self.flexible = flexible
+        self.shorter = shorter.mapValues { $0.map(\.escapingControls) }
     }
 
     /// Blanks between two columns.
@@ -34,48 +43,93 @@ struct Table {
 
     struct Rendered {
         var text: String
-        /// Whether some cell was cut short (the table was fitted to the width).
+        /// Whether some cell was cut short or shortened (the table was fitted to the width).
         var cut = false
         /// Whether rows are shown one field per line.
         var expanded = false
+        /// The headers of the columns left out, empty in every row.
+        var omitted: [String] = []
     }
 
     /// The table as lines. `width` nil: every cell whole; `colour`: handles emphasised, with
     /// the column widths measured without the escape codes.
     func render(width: Int?, colour: Bool = false) -> Rendered {
-        // Cells are measured once: shortened headers change only the headers' widths.
-        let cellWidths = rows.map { $0.prefix(headers.count).map(displayWidth) }
-        return render(width: width, colour: colour, cellWidths: cellWidths, shortening: true)
-    }
-
-    private func render(width: Int?, colour: Bool, cellWidths: [[Int]], shortening: Bool) -> Rendered {
-        var natural = headers.map(displayWidth)
-        for widths in cellWidths {
-            for (index, cellWidth) in widths.enumerated() { natural[index] = max(natural[index], cellWidth) }
-        }
+        var cellWidths = rows.map { $0.prefix(headers.count).map(displayWidth) }
+        var natural = naturalWidths(cellWidths)
         guard let width, Self.total(natural) > width else {
             return Rendered(text: lines(widths: natural, cellWidths: cellWidths, colour: colour))
         }
-        if shortening, headers.contains(where: { Self.shortHeaders[$0] != nil }) {
-            var shorter = self
-            shorter.headers = headers.map { Self.shortHeaders[$0] ?? $0 }
-            // Rows are already escaped: keep them as they are. One field per line has room for
-            // the full names.
-            let rendered = shorter.render(width: width, colour: colour, cellWidths: cellWidths, shortening: false)
-            return rendered.expanded ? expanded(width: width, colour: colour) : rendered
+        var table = self
+        var omitted: [String] = []
+        let empty = (1..<max(1, headers.count)).filter { column in rows.allSatisfy { column >= $0.count || $0[column].isEmpty } }
+        if !empty.isEmpty {
+            omitted = empty.map { headers[$0] }
+            table = table.keeping(headers.indices.filter { !empty.contains($0) })
+            cellWidths = table.rows.map { $0.prefix(table.headers.count).map(displayWidth) }
+            natural = table.naturalWidths(cellWidths)
         }
-        return fitted(width: width, natural: natural, cellWidths: cellWidths, colour: colour)
+        // (A free-text column's header shortens only if the column is cut narrower than it.)
+        let shortenable = table.headers.indices.filter { Self.shortHeaders[table.headers[$0]] != nil && !table.flexible.contains($0) }
+        if Self.total(natural) > width, !shortenable.isEmpty {
+            for column in shortenable { table.headers[column] = Self.shortHeaders[table.headers[column]]! }
+            natural = table.naturalWidths(cellWidths)
+        }
+        var shortened = false
+        if Self.total(natural) > width, !table.shorter.isEmpty {
+            for (column, cells) in table.shorter where column < table.headers.count && cells.count == table.rows.count {
+                for index in table.rows.indices where column < table.rows[index].count {
+                    table.rows[index][column] = cells[index]
+                    cellWidths[index][column] = displayWidth(cells[index])
+                }
+            }
+            table.shorter = [:]
+            natural = table.naturalWidths(cellWidths)
+            shortened = true
+        }
+        if Self.total(natural) <= width {
+            return Rendered(text: table.lines(widths: natural, cellWidths: cellWidths, colour: colour), cut: shortened, omitted: omitted)
+        }
+        guard let widths = table.fitted(width: width, natural: natural) else {
+            // One field per line has room for every column and the full names.
+            return expanded(width: width, colour: colour)
+        }
+        return Rendered(text: table.lines(widths: widths, cellWidths: cellWidths, colour: colour), cut: true, omitted: omitted)
+    }
+
+    private func naturalWidths(_ cellWidths: [[Int]]) -> [Int] {
+        var natural = headers.map(displayWidth)
+        for widths in cellWidths {
+            for (index, cellWidth) in widths.enumerated() where index < natural.count { natural[index] = max(natural[index], cellWidth) }
+        }
+        return natural
+    }
+
+    /// The table of only `columns` (in order), its column sets renumbered.
+    private func keeping(_ columns: [Int]) -> Table {
+        var table = self
+        var number: [Int: Int] = [:]
+        for (new, old) in columns.enumerated() { number[old] = new }
+        table.headers = columns.map { headers[$0] }
+        table.rows = rows.map { row in columns.map { $0 < row.count ? row[$0] : "" } }
+        table.numeric = Set(numeric.compactMap { number[$0] })
+        table.flexible = Set(flexible.compactMap { number[$0] })
+        table.emphasised = Set(emphasised.compactMap { number[$0] })
+        table.shorter = Dictionary(uniqueKeysWithValues: shorter.compactMap { key, value in number[key].map { ($0, value) } })
+        return table
     }
 
     /// Columns and the gaps between them.
     private static func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + gap * max(0, widths.count - 1) }
 
-    private func fitted(width: Int, natural: [Int], cellWidths: [[Int]], colour: Bool) -> Rendered {
+    /// Column widths that fit `width`, free-text columns cut widest first; nil when cutting
+    /// them as far as they go is not enough.
+    private func fitted(width: Int, natural: [Int]) -> [Int]? {
         let count = headers.count
         func total(_ widths: [Int]) -> Int { Self.total(widths) }
         var widths = natural
         let minimum = (0..<count).map { index in
-            flexible.contains(index) && index != 0 ? min(natural[index], max(displayWidth(headers[index]), Self.narrowest)) : natural[index]
+            flexible.contains(index) && index != 0
+                ? min(natural[index], max(displayWidth(Self.shortHeaders[headers[index]] ?? headers[index]), Self.narrowest)) : natural[index]
         }
         var excess = total(widths) - width
         while excess > 0 {
@@ -87,10 +141,7 @@ struct Table {
             widths[widest] -= step
             excess -= step
         }
-        if excess <= 0 {
-            return Rendered(text: lines(widths: widths, cellWidths: cellWidths, colour: colour), cut: true)
-        }
-        return expanded(width: width, colour: colour)
+        return excess <= 0 ? widths : nil
     }
 
     private func lines(widths: [Int], cellWidths: [[Int]], colour: Bool) -> String {
@@ -100,7 +151,7 @@ struct Table {
             for (index, cell) in cells.prefix(widths.count).enumerated() {
                 var shown = cell, shownWidth = measured[index]
                 if shownWidth > widths[index] {
-                    shown = truncated(cell, to: widths[index])
+                    shown = truncated(cell, to: widths[index], atWords: !header)
                     shownWidth = displayWidth(shown)
                 }
                 let pad = String(repeating: " ", count: max(0, widths[index] - shownWidth))
@@ -109,7 +160,11 @@ struct Table {
             }
             text += pieces.joined(separator: String(repeating: " ", count: Self.gap)).trimmingTrailingBlanks() + "\n"
         }
-        line(headers, headers.map(displayWidth), header: true)
+        // A header wider than its cut column: its short form.
+        let shownHeaders = headers.indices.map { index in
+            displayWidth(headers[index]) > widths[index] ? Self.shortHeaders[headers[index]] ?? headers[index] : headers[index]
+        }
+        line(shownHeaders, shownHeaders.map(displayWidth), header: true)
         for (row, measured) in zip(rows, cellWidths) { line(row, measured, header: false) }
         return text
     }
@@ -138,16 +193,24 @@ struct Table {
     }
 }
 
-/// `text` cut to `width` columns, its end replaced by `…`.
-func truncated(_ text: String, to width: Int) -> String {
+/// `text` cut to `width` columns, its end replaced by `…`. `atWords`: at the last blank or
+/// comma that keeps at least half of what fits (`swivel Arm=existing` in 12 columns is
+/// `swivel…`, not `swivel Arm=…`; `bedroom,bedroom` in 12 is `bedroom,…`).
+func truncated(_ text: String, to width: Int, atWords: Bool = false) -> String {
     guard width > 0 else { return "" }
     var result = ""
     var used = 0
+    var lastBreak: (end: String.Index, used: Int)?
     for character in text {
         let next = displayWidth(character)
         if used + next > width - 1 { break }
+        if character == " " { lastBreak = (result.endIndex, used) }
         result.append(character)
         used += next
+        if character == "," { lastBreak = (result.endIndex, used) }
+    }
+    if atWords, let lastBreak, lastBreak.used * 2 >= width - 1 {
+        return String(result[..<lastBreak.end]) + "…"
     }
     return result + "…"
 }
