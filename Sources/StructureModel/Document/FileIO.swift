@@ -154,7 +154,6 @@ public enum FileIO {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Whether `path` names a regular file (after links).
     /// How many other names (hard links) the regular file at `path` has (through a symbolic
     /// link, its target's): 0 for a file of one name, or none. A save replaces a file by
     /// renaming a new one over its name, so those names keep the old contents.
@@ -164,6 +163,7 @@ public enum FileIO {
         return max(0, Int(info.st_nlink) - 1)
     }
 
+    /// Whether `path` names a regular file (after links).
     public static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
