@@ -264,6 +264,24 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("\nr3: score"), output)
     }
 
+    /// Room files `align` put in one frame are checked for floors overlapping across files, as
+    /// a structure's rooms are: a rescan laid on its first scan is one room twice.
+    func testCheckFindsRoomFilesAlignPutOverOneAnother() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 3, coreModelBytes: 1000, noise: 1, rescans: 1))
+        let captures = try Harness.captures(of: home, in: folder)
+        let rescan = try XCTUnwrap(home.captures.firstIndex { $0.rescanOf != nil })
+        let first = try XCTUnwrap(home.captures.firstIndex { $0.fileName == home.captures[rescan].rescanOf })
+        let before = try Harness.run(captures.paths + ["-q", "--json", "-c", "check"])
+        XCTAssertFalse(before.stdout.contains("rooms-overlap"), "each in a frame of its own: nothing to say yet")
+        let result = try Harness.run(captures.paths + ["-q", "-c", "align --all auto", "-c", "check --json"])
+        let findings = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], result.stdout + result.stderr)
+        let overlaps = findings.filter { $0["kind"] as? String == "rooms-overlap" }
+        XCTAssertEqual(overlaps.count, 1, result.stdout)
+        XCTAssertEqual(Set(overlaps.first?["handles"] as? [String] ?? []), ["r\(first + 1)", "r\(rescan + 1)"], result.stdout)
+        XCTAssertTrue((overlaps.first?["message"] as? String ?? "").contains("one room scanned twice?"), result.stdout)
+    }
+
     /// Automatic alignment's cost grows with the squares of a room's doorways and walls: a
     /// hostile room of 300 doors (3,000 took minutes) is refused at once with its counts, by
     /// `align ROOM auto` beside it and by `align --all auto`; by hand it can still be placed.

@@ -73,8 +73,10 @@ extension Workspace {
             guard let file = file(id: room.file) else { return false }
             return !file.madeByMerge && (ids?.contains(file.id) ?? true)
         }
-        let acrossFiles = Set(group.map(\.file)).count > 1 && group.contains { file(id: $0.file)?.isStructure == false }
-            ? storyHeights(rooms: group, tolerances) : []
+        let severalFiles = Set(group.map(\.file)).count > 1 && group.contains { file(id: $0.file)?.isStructure == false }
+        // Rooms `align` placed in one frame, from separate files, may overlap one another as a
+        // structure's rooms may: a room hung on a look-alike doorway lies over a neighbour.
+        let acrossFiles = severalFiles ? storyHeights(rooms: group, tolerances) + roomsOverlap(group, tolerances, acrossFiles: true) : []
         for file in files where ids?.contains(file.id) ?? true {
             var byScope: [(scope: Scope, findings: [Finding])] = []
             for scope in file.scopes {
@@ -127,7 +129,7 @@ extension Workspace {
         }
         // A room a structure's own check found on the wrong story is said once.
         let said = Set(findings.filter { $0.kind == .storyHeight }.flatMap(\.elements))
-        findings += acrossFiles.filter { !$0.elements.contains(where: said.contains) }
+        findings += acrossFiles.filter { $0.kind != .storyHeight || !$0.elements.contains(where: said.contains) }
         let order = Dictionary(uniqueKeysWithValues: Finding.Kind.allCases.enumerated().map { ($1, $0) })
         return findings.enumerated().sorted { (order[$0.element.kind]!, $0.offset) < (order[$1.element.kind]!, $1.offset) }.map(\.element)
     }
@@ -476,7 +478,12 @@ extension Workspace {
     }
 
     private func roomsOverlap(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
-        let rooms = file.rooms
+        roomsOverlap(file.rooms, t)
+    }
+
+    /// Rooms whose floors overlap, of `rooms` (all in one frame); with `acrossFiles`, only pairs
+    /// of rooms of two files (each file's own pairs are found with the file).
+    private func roomsOverlap(_ rooms: [Identity], _ t: CheckTolerances, acrossFiles: Bool = false) -> [Finding] {
         let outlines = rooms.map { capture($0)?.planOutlines ?? [] }
         var grid = PlanGrid<Int>(cellSize: 4)
         for (index, outline) in outlines.enumerated() {
@@ -485,7 +492,8 @@ extension Workspace {
         var result: [Finding] = []
         for (i, outline) in outlines.enumerated() {
             guard let bounds = PlanBounds(containing: outline.joined()) else { continue }
-            for j in grid.elements(intersecting: bounds) where j > i && capture(rooms[i])?.effectiveStory == capture(rooms[j])?.effectiveStory {
+            for j in grid.elements(intersecting: bounds) where j > i && capture(rooms[i])?.effectiveStory == capture(rooms[j])?.effectiveStory
+                && (!acrossFiles || rooms[i].file != rooms[j].file) {
                 let area = outline.reduce(0) { sum, a in outlines[j].reduce(sum) { $0 + a.overlapArea(with: $1) } }
                 if area > t.roomOverlap {
                     // How much of each floor: most of both is one room scanned twice (a rescan laid

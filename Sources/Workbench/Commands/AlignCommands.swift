@@ -768,8 +768,8 @@ extension Shell {
                     further than 10 km from the origin, a transform that is no rotation, a wall of width 0, a story
                     beyond 200: a broken number), elements of one room that share an identifier, walls of one room that
                     overlap (one wall scanned twice), wall ends that nearly meet (a gap of 8 to 30 cm), doors, windows and openings off their
-                    wall, objects through a wall or floating, parents that point nowhere, rooms of one file whose
-                    floors overlap, sections whose centre lies outside their room, rooms whose story disagrees
+                    wall, objects through a wall or floating, parents that point nowhere, rooms whose floors overlap
+                    (of one file, or room files align put in one frame), sections whose centre lies outside their room, rooms whose story disagrees
                     with their floor height (a structure's rooms, and room files align put in one frame), elements on
                     another story than their room's, and a structure's copy of a room's element lying apart from it
                     (the two under one identifier). Nothing is changed. --json gives one object per finding: kind (the
