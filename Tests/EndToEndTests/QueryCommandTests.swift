@@ -91,6 +91,39 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertFalse(small.stderr.contains("note: width"), small.stderr)
     }
 
+    /// A category or confidence a newer RoomPlan writes, which wb keeps as written, is queried
+    /// by its name (a name no open row has is still a typo), and an unknown confidence level has
+    /// no place in the order low < medium < high (an adversarial pass: `category = piano` was
+    /// refused, and `confidence < high` matched `veryHigh`).
+    func testCategoriesAndConfidencesWbDoesNotKnowAreQueriedAsWritten() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 2, coreModelBytes: 1000)).captures[0].room
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(RoomPlanCodec.encode(.room(room)))) as? [String: Any])
+        var objects = try XCTUnwrap(json["objects"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(objects.count, 2)
+        objects[0]["category"] = ["piano": [String: Any]()]
+        objects[1]["confidence"] = ["veryHigh": [String: Any]()]
+        json["objects"] = objects
+        let path = folder.appendingPathComponent("room.json").path
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+        let piano = try Harness.run(["-q", "--json", path, "-c", "find objects where category = piano"])
+        XCTAssertEqual(piano.status, 0, piano.stderr)
+        let found = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(piano.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(found.map { $0["handle"] as? String }, ["o1"])
+        let typo = try Harness.run(["-q", path, "-c", "find objects where category = pianoo"])
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertTrue(typo.stderr.contains("no category is called 'pianoo'"), typo.stderr)
+        func handles(_ expression: String) throws -> Set<String> {
+            let result = try Harness.run(["-q", "--json", path, "-c", "ls objects where \(expression)"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            return Set(rows.compactMap { $0["handle"] as? String })
+        }
+        XCTAssertFalse(try handles("confidence < high").contains("o2"))
+        XCTAssertFalse(try handles("confidence >= low").contains("o2"))
+        XCTAssertTrue(try handles("confidence != high").contains("o2"))
+    }
+
     func testFlatListsAndStats() throws {
         let flat = try Harness.sample("flat-4sections.json")
         let sections = try Harness.run(["-q", flat, "-c", "ls sections"])

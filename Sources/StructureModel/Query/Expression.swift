@@ -24,7 +24,8 @@ public struct QueryError: Error, Sendable, Equatable {
 /// `height`, `depth`, `area`, `open`, `parent`, ...) and every attribute by its name.
 /// Comparisons: `= != < <= > >=`, and `~` for "contains". Text compares without regard to
 /// case; `=` with `*` or `?` is a glob. Lengths take units (`2m`, `80cm`, `3ft`, `10in`),
-/// confidence compares in order (low < medium < high). A row without the field never matches.
+/// confidence compares in order (low < medium < high; a level wb does not know has no place in it).
+/// A row without the field matches only `!=`.
 public struct Query: Sendable {
     let predicate: @Sendable (any QueryRow) -> Bool
     /// What the expression may not mean as typed, to say when it matches nothing (a bare
@@ -54,10 +55,13 @@ public struct Query: Sendable {
         public init(_ message: String) { self.message = message }
     }
 
-    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements,
+    /// `categories`: names of categories the rows hold beyond those wb knows (a newer RoomPlan's,
+    /// read and kept as written), lower-cased: comparing with one is no typo.
+    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements, categories: Set<String> = [],
                                references: ReferenceResolver? = nil) throws(QueryError) -> Query {
         var parser = QueryParser(tokens: try QueryParser.tokenize(words), schema: schema)
         parser.references = references
+        parser.categories = categories
         let predicate = try parser.parseOr()
         if let extra = parser.peek() {
             throw QueryError(message: extra.kind == .rightParen ? "a ')' without its '('" : "expected 'and' or 'or', found '\(extra.text)'",
@@ -207,6 +211,7 @@ struct QueryParser {
     /// Parentheses open around the current position.
     var depth = 0
     var references: Query.ReferenceResolver?
+    var categories: Set<String> = []
 
     /// `a or b or ...`: the terms are kept in one list and tried in a loop, so a 90,000-term
     /// expression neither recurses when parsed nor when it matches a row.
@@ -350,7 +355,8 @@ struct QueryParser {
             guard o != "~" else { throw QueryError(message: "~ (contains) is for text; confidence is ordered", word: op.word, offset: op.offset) }
             let rank = Double(level.rank)
             return { row in
-                guard case .confidence(let r, _)? = row.value("confidence") else { return missing }
+                // A level wb does not know (a newer RoomPlan's) has no place in the order: as missing.
+                guard case .confidence(let r, _)? = row.value("confidence"), r > 0 else { return missing }
                 return ordered(Double(r), rank)
             }
         case .flag:
@@ -407,7 +413,7 @@ struct QueryParser {
             }
             if type == .category && !isGlob && o != "~" {
                 let categories = ObjectCategory.known.map(\.name) + ["wall", "door", "window", "opening", "floor", "room", "section"]
-                if !categories.contains(where: { $0.lowercased() == wanted.lowercased() }) {
+                if !categories.contains(where: { $0.lowercased() == wanted.lowercased() }) && !self.categories.contains(wanted.lowercased()) {
                     let near = categories.min { editDistance($0, wanted) < editDistance($1, wanted) }
                     throw bad("no category is called '\(wanted)'" + (near.map { " (did you mean \($0)?)" } ?? ""))
                 }

@@ -27,6 +27,7 @@ extension Shell {
         }
         guard let kind else { throw CommandFailure("\(command) needs a KIND, like objects", at: name) }
         var query: Query?
+        var rows = session.workspace.rows(kind)
         if let whereWord = rest.first {
             guard whereWord.text == "where" else {
                 throw CommandFailure("expected 'where' and an expression, found '\(whereWord.text)'", at: whereWord)
@@ -37,7 +38,9 @@ extension Shell {
             }
             do {
                 let at = expression[0]
-                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }) { field, value, pattern in
+                // Categories of the rows wb does not know (a newer RoomPlan's) are no typos.
+                let categories = Set(rows.compactMap { $0.value("category")?.display.lowercased() })
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }, categories: categories) { field, value, pattern in
                     self.referencedHandles(field: field, value: value, pattern: pattern, at: at)
                 }
             } catch {
@@ -49,7 +52,6 @@ extension Shell {
         } else if requireWhere {
             throw CommandFailure("\(command) needs 'where EXPR' (or use ls)", at: name)
         }
-        var rows = session.workspace.rows(kind)
         if let query {
             rows = rows.filter(query.matches)
             if rows.isEmpty { for line in query.notes { inform("note: " + line) } }
