@@ -215,6 +215,18 @@ final class CheckTests: XCTestCase {
             outside.objects[0].transform.translation = SIMD3(beyond.x, 0.375, beyond.z)
             XCTAssertEqual(kinds(outside), [.throughWall], "pushed \(push) m")
         }
+        // Where the scan left that side open (no wall along the floor's edge there), an object
+        // standing past the floor went through no wall (a real room's chairs, 26 cm past its
+        // floor, were said to go through a wall stub 1.6 m away).
+        for push in [0.55, 1.0] {
+            var open = cleanRoom()
+            let removed = open.walls.remove(at: 2).identifier
+            for i in open.doors.indices.reversed() where open.doors[i].parentIdentifier == removed { open.doors.remove(at: i) }
+            for i in open.windows.indices.reversed() where open.windows[i].parentIdentifier == removed { open.windows.remove(at: i) }
+            let beyond = w.midpoint - inward * (push - 0.4)
+            open.objects[0].transform.translation = SIMD3(beyond.x, 0.375, beyond.z)
+            XCTAssertEqual(kinds(open), [], "pushed \(push) m past an open side")
+        }
         // A fireplace built into its wall reaches into it; one a wall runs through the middle of
         // does not.
         var fireplace = cleanRoom()

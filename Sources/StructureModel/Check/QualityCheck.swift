@@ -43,6 +43,9 @@ public struct CheckTolerances: Sendable {
     public var floating = 0.15
     /// Rooms of one file on one story overlapping by more than this, m².
     public var roomOverlap = 0.5
+    /// A wall this near where an object left its room's floor bounds the floor there (a floor's
+    /// edge lies on its walls, or a scan's few centimetres off them).
+    public var wallOnEdge = 0.25
     /// A section centre this far outside its room's floor is outside it.
     public var sectionOutside = 0.3
     /// Floors within this of each other are one story.
@@ -385,10 +388,17 @@ extension Workspace {
             // wholly outside crosses no wall at all: said by where its middle stands.
             let middle = PlanPoint(object.transform.translation)
             if !through, !outlines.isEmpty, !outlines.contains(where: { $0.encloses(middle) }), !capture.walls.isEmpty {
-                let nearest = capture.walls.indices.min { capture.walls[$0].planSegment.distance(to: middle) < capture.walls[$1].planSegment.distance(to: middle) }!
-                let beyond = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]).distance(to: middle) } }.min() ?? 0
+                let edges = outlines.flatMap { outline in outline.indices.map { PlanSegment(start: outline[$0], end: outline[($0 + 1) % outline.count]) } }
+                let edge = edges.min { $0.distance(to: middle) < $1.distance(to: middle) }
+                let beyond = edge?.distance(to: middle) ?? 0
+                // Through the wall along the floor's edge it left by; where no wall bounds the floor
+                // there (a side the scan left open: a real room's chairs stood 26 cm past its floor's
+                // edge, the nearest wall a stub 1.6 m off), it went through none.
+                let exit = edge?.closestPoint(to: middle) ?? middle
+                let nearest = capture.walls.indices.min { capture.walls[$0].planSegment.distance(to: exit) < capture.walls[$1].planSegment.distance(to: exit) }!
+                let bounded = capture.walls[nearest].planSegment.distance(to: exit) <= t.wallOnEdge
                 // (A fireplace's middle behind its wall at all: it is not set into it but through it.)
-                if beyond > (isFireplace ? 0.01 : t.throughWall) {
+                if bounded && beyond > (isFireplace ? 0.01 : t.throughWall) {
                     result.append(Finding(kind: .throughWall, elements: [objects[index], walls[nearest]],
                                           reason: "the \(object.category.name)'s middle is \(beyond < 1e4 ? formatted(beyond, digits: 2) : magnitude(beyond)) m outside its room's floor"))
                 }
