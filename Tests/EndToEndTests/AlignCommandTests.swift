@@ -130,6 +130,9 @@ final class AutoAlignCommandTests: XCTestCase {
         let result = try Harness.run(paths + ["-c", "align r2 auto --best", "-c", "align r2 next", "-c", "history", "-c", "undo", "-c", "undo"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("best: score") && result.stderr.contains("runner-up: score"), result.stderr)
+        // The runner-up says how far from the best it lies: two places along one wall read alike otherwise.
+        let runnerUp = try XCTUnwrap(result.stderr.split(separator: "\n").first { $0.hasPrefix("runner-up: ") })
+        XCTAssertNotNil(runnerUp.range(of: #"\), [0-9]+\.[0-9]{2} m from the best"#, options: .regularExpression), String(runnerUp))
         XCTAssertTrue(result.stderr.contains("candidate 2"), result.stderr)
         XCTAssertEqual(result.stdout.components(separatedBy: "align r2").count - 1, 2, "auto and next are one step each: \(result.stdout)")
         let all = try Harness.run(paths + ["-c", "align --all auto", "-c", "history"])

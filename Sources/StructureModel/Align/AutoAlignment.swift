@@ -257,6 +257,13 @@ public enum AutoAligner {
     }
 
     /// How far `placement` moves the room, at its middle (up or down as well): metres and degrees.
+    /// How far apart two placements of `room` put its middle (in plan), and how far they turn it apart.
+    public static func separation(of placement: Placement, from other: Placement, for room: CapturedRoom) -> (metres: Double, degrees: Double) {
+        let centre = JointAssembly.info(room).centre
+        return (move(centre, placement.motion).distance(to: move(centre, other.motion)),
+                abs(normalizedAngle(placement.motion.yaw - other.motion.yaw)) * 180 / .pi)
+    }
+
     public static func distance(of placement: Placement, for room: CapturedRoom) -> (metres: Double, degrees: Double) {
         let centre = JointAssembly.info(room).centre
         let across = move(centre, placement.motion).distance(to: centre), up = placement.motion.translation.y

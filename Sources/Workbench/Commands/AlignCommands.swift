@@ -280,7 +280,14 @@ extension Shell {
             throw CommandFailure("found no place where \(handleText(room))'s walls or doorways meet the placed rooms'", at: invocation.positionals[0])
         }
         inform("best: " + describe(best))
-        if result.candidates.count > 1 { inform("runner-up: " + describe(result.candidates[1])) }
+        if result.candidates.count > 1 {
+            // Where it lies from the best, in the room's middle: two places a few centimetres
+            // apart along one wall read alike otherwise.
+            let other = result.candidates[1]
+            let apart = AutoAligner.separation(of: other, from: best, for: capture)
+            inform("runner-up: " + describe(other) + ", \(formatted(apart.metres, digits: 2)) m from the best"
+                   + (apart.degrees >= 0.05 ? " and turned \(formatted(apart.degrees, digits: 1))° from it" : ""))
+        }
         // A room already where its session put it beside the placed rooms stays exactly there, as
         // `align --all auto` keeps it, when the best place found (set across its walls, as it would
         // be placed) is that place give or take noise: aligning such a room nudged it by up to
