@@ -14,7 +14,7 @@ room is scored against its place in the folder:
 The wrong rooms are then listed by how far off they are (metres at their first wall, degrees).
   left    not placed, and said so
 
-    python3 Scripts/bench_real_align.py WB FOLDER [RUNS [SESSIONS [middle|first]]]
+    python3 Scripts/bench_real_align.py WB FOLDER [RUNS [SESSIONS [middle|first|stay]]]
 
 FOLDER holds the room files (*.json, CapturedRoom) or one CapturedStructure whose nested
 rooms are used, or is a folder wbgen wrote (its rooms are put in the first capture's frame
@@ -29,6 +29,12 @@ put within a metre of the origin ("middle", the default), or their first room pu
 metre of the first session's first room ("first": each session's origin is where it began, so
 sessions pile up in their files as real ones do). The letters of rooms of the moved sessions
 are printed in capitals.
+
+With "stay" for the last argument (SESSIONS 0), each room but the first stays where it is with
+a chance of 0.4 (read from the one session's export) and the others each move into a frame of
+their own: a home scanned in one session whose rooms were partly scanned again in others. A room
+that stayed is printed "." and not scored, or "!" when wb moved it off its place (further than
+5 cm or 1 degree; listed after).
 """
 import glob
 import json
@@ -47,8 +53,13 @@ sessions = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 # origin) or "first" (its first room within a metre of the first session's first room: each
 # session's origin is where it began, inside its first room, as ARKit's is).
 origin = sys.argv[5] if len(sys.argv) > 5 else "middle"
-if origin not in ("middle", "first"):
-    sys.exit(f"origin must be middle or first, not {origin}")
+# "stay" (one room a session only): each room but the first stays where it is with a chance of
+# 0.4 (rooms of the first one's session, read from its export) and the rest move each into a
+# frame of its own: a home scanned in one session, then some rooms scanned again elsewhere.
+if origin not in ("middle", "first", "stay"):
+    sys.exit(f"origin must be middle, first or stay, not {origin}")
+if origin == "stay" and sessions >= 2:
+    sys.exit("stay is for one room a session (SESSIONS 0)")
 
 
 def matmul(a, b):
@@ -146,6 +157,8 @@ if len(rooms) < 2:
 wall_lines = [outline(room) for _, room in rooms]
 totals = {"right": 0, "across": 0, "wrong": 0, "kept": 0, "left": 0}
 misses = []
+stayed_moved = []
+run_stayed = 0
 scratch = tempfile.mkdtemp()
 try:
     for run in range(runs):
@@ -178,6 +191,7 @@ try:
         work = os.path.join(scratch, f"run{run}")
         os.makedirs(work)
         paths, truth = [], []
+        stayed = set()
         for rank, index in enumerate(order):
             name, room = rooms[index]
             room = json.loads(json.dumps(room))
@@ -185,6 +199,8 @@ try:
             if sessions >= 2:
                 if session[rank] > 0:
                     room = moved(room, frames[session[rank]])
+            elif rank > 0 and origin == "stay" and rng.random() < 0.4:
+                stayed.add(rank)
             elif rank > 0:
                 walls = [w["transform"] for w in room["walls"]]
                 cx = sum(t[12] for t in walls) / len(walls)
@@ -206,6 +222,15 @@ try:
         for rank in range(1, len(paths)):
             now = reference(json.load(open(paths[rank])))
             metres, turn = offset(now, truth[rank])
+            if rank in stayed:
+                # Where it belongs already: only moving it counts (wrong, and a right room lost).
+                # (Searched for and put back within 5 cm and 1 degree of it is right still.)
+                if metres >= 0.05 or turn >= 1:
+                    stayed_moved.append((metres, turn))
+                    letters += "!"
+                else:
+                    letters += "."
+                continue
             if metres < 0.05 and turn < 1:
                 kind = "right"
             elif metres < 0.3 and turn < 2:
@@ -217,11 +242,16 @@ try:
                 misses.append((metres, turn))
             totals[kind] += 1
             letters += kind[0].upper() if sessions >= 2 and session[rank] > 0 else kind[0]
+        run_stayed += len(stayed)
         print(f"run {run + 1:2d} (first room {rooms[first][0]}): {letters}", flush=True)
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
 count = sum(totals.values())
 print("rooms: " + ", ".join(f"{k} {100 * v / count:.1f} %" for k, v in totals.items()) + f" (of {count})")
+if origin == "stay":
+    # Rooms that stayed where they belong (printed "."), and those wb moved off it ("!").
+    print(f"stayed: {run_stayed} rooms, moved off their place {len(stayed_moved)}"
+          + "".join(f", {m:.2f} m {t:.1f}°" for m, t in stayed_moved))
 if misses:
     # How far off: a real export's rooms of one session disagree with one another by a few
     # degrees in heading (Apple's 11-room home: 7.8 to 11.1 degrees off square, each room square
