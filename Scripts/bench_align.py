@@ -192,7 +192,11 @@ def main():
     settings = ((1, 0, False, False, "noise 1" + size), (0, 0, False, False, "noise 0" + size),
                 (1, 2, False, False, "noise 1, 2 rescans" + size), (1, 0, True, False, "noise 1, iOS 16" + size),
                 (1, 0, False, True, "real doorways" + size))
+    # WB_ALIGN_ONLY=TEXT: only the settings whose label holds TEXT (e.g. "real doorways").
+    only = os.environ.get("WB_ALIGN_ONLY")
     for noise, rescans, ios16, real_doorways, label in settings:
+        if only and only not in label:
+            continue
         counts = {"right": 0, "across": 0, "wrong": 0, "left": 0}
         shared = dict(counts)
         reached = dict(counts)

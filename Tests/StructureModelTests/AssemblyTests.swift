@@ -446,9 +446,10 @@ final class AssemblyTests: XCTestCase {
     /// word (seed 42: two of its four rooms, seed 70: six of eight; run against that code). The
     /// narrower doorway within the wider is now one doorway (no contradiction, a little value)
     /// and a place to try: every room of these homes that meets the rest through a doorway seen
-    /// at one width is placed where the truth says. The one that meets them only through the
-    /// doorway seen wider is left as unsure (real interior doors look alike: Apple's 11-room home
-    /// put together from separate frames had rooms hung on such doorways alone, 6 and 7 m off).
+    /// at one width is placed where the truth says, unless it meets them through fewer than two
+    /// doorways at their widths. The one that meets them only through the doorway seen wider is
+    /// left as unsure (real interior doors look alike: Apple's 11-room home put together from
+    /// separate frames had rooms hung on such doorways alone, 6 and 7 m off).
     func testADoorwaySeenWiderFromOneSideStillJoinsItsRooms() {
         for (seed, rooms) in [(UInt64(42), 5), (70, 9), (382, 9)] {
             let home = BuildingGenerator.generate(BuildingSpec(seed: seed, rooms: rooms, coreModelBytes: 1000, noise: 1, realDoorways: true))
@@ -473,9 +474,27 @@ final class AssemblyTests: XCTestCase {
                 XCTAssertEqual(placed + result.unsure.count, rooms - 1, "seed \(seed): each room placed right or said to be unsure")
                 continue
             }
-            XCTAssertEqual(placed, rooms - 2, "seed \(seed)")
-            XCTAssertEqual(result.unsure.count, 1, "seed \(seed): the room met only through the doorway seen wider")
+            // Seed 70 has a room met through one doorway at its widths and one seen wider: that is
+            // too little to be sure of (real interior doors look alike), so it is left as well.
+            let leftAlso = seed == 70 ? 1 : 0
+            XCTAssertEqual(placed, rooms - 2 - leftAlso, "seed \(seed)")
+            XCTAssertEqual(result.unsure.count, 1 + leftAlso, "seed \(seed): the room met only through the doorway seen wider")
         }
+    }
+
+    /// A room met through one doorway at its widths and one seen wider is not sure enough to
+    /// place: real interior doors look alike, and such a room lands on look-alikes where a real
+    /// home's other rooms lie (Apple's home, some rooms moved, the rest in place: Bedroom1 14 m
+    /// off). In this generated home of real doorways the kitchen was so hung 7.5 m off, turned
+    /// about; it is left now. (Its living room, beyond it, is still hung 12 m off, through
+    /// doorways at their widths: an open case.)
+    func testARoomMetThroughOneDoorwayAtItsWidthsAndOneSeenWiderIsLeft() {
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 127, rooms: 10, coreModelBytes: 1000, noise: 1, realDoorways: true))
+        let rooms = home.captures.map(\.room)
+        let result = JointAssembly.assembleSessions(rooms, anchors: [0], asOpened: Set(rooms.indices))
+        let kitchen = try! XCTUnwrap(home.captures.firstIndex { $0.fileName.hasPrefix("room-07-kitchen") })
+        XCTAssertNil(result.poses[kitchen], "the kitchen is left")
+        XCTAssertTrue(result.unsure.contains(kitchen))
     }
 
     /// The two sides of a real doorway lie up to 30 cm apart along their wall (Apple's 11-room
