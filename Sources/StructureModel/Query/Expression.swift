@@ -55,9 +55,10 @@ public struct Query: Sendable {
         public init(_ message: String) { self.message = message }
     }
 
-    /// `categories`: names of categories the rows hold beyond those wb knows (a newer RoomPlan's,
-    /// read and kept as written), lower-cased: comparing with one is no typo.
-    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements, categories: Set<String> = [],
+    /// `categories`: the names of categories the rows hold, lower-cased, asked for only when a
+    /// name is none wb knows (a newer RoomPlan's, read and kept as written): comparing with one
+    /// the rows hold is no typo.
+    public static func compile(_ words: [QueryWord], schema: QuerySchema = .elements, categories: @escaping () -> Set<String> = { [] },
                                references: ReferenceResolver? = nil) throws(QueryError) -> Query {
         var parser = QueryParser(tokens: try QueryParser.tokenize(words), schema: schema)
         parser.references = references
@@ -211,7 +212,7 @@ struct QueryParser {
     /// Parentheses open around the current position.
     var depth = 0
     var references: Query.ReferenceResolver?
-    var categories: Set<String> = []
+    var categories: () -> Set<String> = { [] }
 
     /// `a or b or ...`: the terms are kept in one list and tried in a loop, so a 90,000-term
     /// expression neither recurses when parsed nor when it matches a row.
@@ -413,7 +414,7 @@ struct QueryParser {
             }
             if type == .category && !isGlob && o != "~" {
                 let categories = ObjectCategory.known.map(\.name) + ["wall", "door", "window", "opening", "floor", "room", "section"]
-                if !categories.contains(where: { $0.lowercased() == wanted.lowercased() }) && !self.categories.contains(wanted.lowercased()) {
+                if !categories.contains(where: { $0.lowercased() == wanted.lowercased() }) && !self.categories().contains(wanted.lowercased()) {
                     let near = categories.min { editDistance($0, wanted) < editDistance($1, wanted) }
                     throw bad("no category is called '\(wanted)'" + (near.map { " (did you mean \($0)?)" } ?? ""))
                 }

@@ -39,8 +39,8 @@ extension Shell {
             do {
                 let at = expression[0]
                 // Categories of the rows wb does not know (a newer RoomPlan's) are no typos.
-                let categories = Set(rows.compactMap { $0.value("category")?.display.lowercased() })
-                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }, categories: categories) { field, value, pattern in
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) },
+                                          categories: { Set(rows.compactMap { $0.value("category")?.display.lowercased() }) }) { field, value, pattern in
                     self.referencedHandles(field: field, value: value, pattern: pattern, at: at)
                 }
             } catch {
