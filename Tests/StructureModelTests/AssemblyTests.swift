@@ -497,6 +497,35 @@ final class AssemblyTests: XCTestCase {
         XCTAssertTrue(result.unsure.contains(kitchen))
     }
 
+    /// Two readings of a chain of rooms 0.3 to 0.45 m apart along their doorways' walls (real
+    /// doorways' sides lie apart along the wall) that settle on their walls to one place are one
+    /// place: the home is placed, not left whole as too close to call.
+    func testReadingsThatSettleToOnePlaceAreOnePlace() {
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 15, rooms: 10, coreModelBytes: 1000, noise: 1, realDoorways: true))
+        let rooms = home.captures.map(\.room)
+        let result = JointAssembly.assembleSessions(rooms, anchors: [0], asOpened: Set(rooms.indices))
+        var placed = 0
+        for q in 1..<rooms.count {
+            guard let pose = result.poses[q] else { continue }
+            placed += 1
+            let off = error(home, q, pose)
+            XCTAssertLessThanOrEqual(off.metres, 0.15, "\(home.captures[q].fileName) placed \(off.metres) m off")
+        }
+        XCTAssertGreaterThanOrEqual(placed, 5, "rooms placed of 9")
+    }
+
+    /// A room kept so must end where settling put it: in this home, settled without the rooms
+    /// left as unsure, the last step gave up and the living room stayed 0.47 m off where the
+    /// search had put it. It is left.
+    func testARoomKeptBySettlingIsLeftWhereTheLastStepDoesNotSettleIt() {
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 46, rooms: 9, coreModelBytes: 1000, noise: 1, realDoorways: true))
+        let rooms = home.captures.map(\.room)
+        let result = JointAssembly.assembleSessions(rooms, anchors: [0], asOpened: Set(rooms.indices))
+        let living = try! XCTUnwrap(home.captures.firstIndex { $0.fileName.hasPrefix("room-03-livingRoom") })
+        XCTAssertNil(result.poses[living], "the living room is left")
+        XCTAssertTrue(result.unsure.contains(living))
+    }
+
     /// The two sides of a real doorway lie up to 30 cm apart along their wall (Apple's 11-room
     /// home: 4 to 25 cm), and the last fit held them to 1.5 cm: rooms settled from their true
     /// places moved off them, towards where their doorways' sides say. The fit now sees from
