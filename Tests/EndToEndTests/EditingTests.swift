@@ -365,4 +365,18 @@ final class EditingTests: XCTestCase {
         let reopened = try Harness.run([saved, "-c", "echo"])
         XCTAssertEqual(reopened.stderr.components(separatedBy: "parentIdentifier: parent").count - 1, orphans.count, reopened.stderr)
     }
+
+    /// Putting a door back while its wall is still deleted leaves it pointing at nothing, as the
+    /// wall's delete did: `restore` says so (and which wall to restore), and says nothing once
+    /// the wall is back.
+    func testRestoringAChildWhoseParentIsDeletedWarns() throws {
+        let walls = try Harness.jsonArray(try Harness.run(["-q", "--json", path, "-c", "ls doors"]).stdout)
+        let door = try XCTUnwrap(walls.first { $0["level"] as? String == "room" && $0["parent"] as? String != nil })
+        let handle = try XCTUnwrap(door["handle"] as? String), wall = try XCTUnwrap(door["parent"] as? String)
+        let result = try Harness.run(["-q", path, "-c", "delete \(wall)", "-c", "delete \(handle)", "-c", "restore \(handle)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("wb: warning: \(handle) points at \(wall), which is deleted (restore \(wall) too)"), result.stderr)
+        let fine = try Harness.run(["-q", path, "-c", "delete \(handle)", "-c", "restore \(handle)"])
+        XCTAssertFalse(fine.stderr.contains("points at"), fine.stderr)
+    }
 }

@@ -459,7 +459,35 @@ extension Workspace {
             for entry in back { plan.changes += [.bury(entry.identity, nil), .insert(entry.identity, entry.element, at: entry.at)] }
             plan.notes += roomCopiesNote(identity, back.map(\.identity).reversed()) { "the room element\($0 ? "" : "s") it stands for came back with it" }
         }
+        // A door put back while its wall is still deleted (a chair while its table is) points at
+        // nothing, as after the wall's delete: said the same way, whatever -q says.
+        if let warning = parentsGoneWarning(restoring: plan.changes) { plan.warnings.append(warning) }
         return plan
+    }
+
+    /// What elements `changes` put back point at a parent that is not there (deleted, or never
+    /// in the file), named with the parent's handle where it is deleted. nil when none.
+    func parentsGoneWarning(restoring changes: [Change]) -> String? {
+        var lines: [String] = []
+        for change in changes {
+            guard case let .insert(child, element, _) = change, let file = file(id: child.file) else { continue }
+            let parent: String?
+            switch element {
+            case .surface(let surface): parent = surface.parentIdentifier
+            case .object(let object): parent = object.parentIdentifier
+            case .section: parent = nil
+            }
+            guard let parent, !file.holds(parent, for: child.scope, except: []) else { continue }
+            // Deleted: in the graveyard, of the child's own capture (or, for a structure-level
+            // element, any of the file's).
+            let deleted = file.graveyard.first { entry in
+                entry.value.identifier == parent && (entry.key.scope == child.scope || child.scope == .structure)
+            }?.key
+            let name = deleted.flatMap { handles.handle(for: $0) }.map { "\($0), which is deleted (restore \($0) too)" }
+                ?? "\(parent), which is not in the file"
+            lines.append("\(handles.handle(for: child) ?? child.key) points at \(name)")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "; ")
     }
 
     // MARK: Consistency

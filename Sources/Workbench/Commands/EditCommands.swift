@@ -245,6 +245,11 @@ extension Shell {
                 "restore",
                 arguments: [ArgumentSpec("REF", .reference([.object, .wall, .door, .window, .opening, .floor]))],
                 summary: "put a deleted surface or object back where it was",
+                details: """
+                    A structure-level element comes back with the room elements that went with it, and a room's element
+                    with the structure-level element it stands for. One put back while its parent is still deleted (a door
+                    whose wall is) points at nothing: a warning names the parent to restore too.
+                    """,
                 edits: true
             ) { invocation in
                 try invocation.shell.deleteOrRestore(invocation, delete: false)
