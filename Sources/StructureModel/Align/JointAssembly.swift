@@ -617,12 +617,14 @@ enum JointAssembly {
                     }
                 }
             }
-            if let known = settledMemo[key] { return known }
+            // (A room too far off for a key is settled each time: two assemblies apart only there would share one.)
+            let keyed = zip(assembly, key).allSatisfy { $0.0 == nil || $0.1 != nil }
+            if keyed, let known = settledMemo[key] { return known }
             var whole = assembly
             for anchor in anchors { whole[anchor] = .identity }
             var result = WallFaces.settle(rooms, poses: whole, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
             result = WallFaces.settle(rooms, poses: result.poses, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
-            settledMemo[key] = result.poses
+            if keyed { settledMemo[key] = result.poses }
             return result.poses
         }
         /// Whether two assemblies that put room `q` a little apart (same heading, within twice what
