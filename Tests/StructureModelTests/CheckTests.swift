@@ -377,6 +377,17 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(findings([.room(lofty)]).first?.elements.first?.kind, .room)
         let basement = cleanRoom(story: -2)
         XCTAssertEqual(kinds(basement), [])
+        // The lowest story a file can hold, Int.min, has no absolute value: check trapped
+        // (abs overflows) on a room of that story, and on an element of it in a room of story 0.
+        var lowest = cleanRoom()
+        lowest.story = Int.min
+        for i in lowest.walls.indices { lowest.walls[i].story = Int.min }
+        XCTAssertEqual(findings([.room(lowest)]).map(\.reason),
+                       ["5 elements on story -9223372036854775808: no building has that many (a broken number in the file?)"])
+        var sunk = cleanRoom()
+        sunk.objects[0].story = Int.min
+        XCTAssertEqual(findings([.room(sunk)]).map(\.reason),
+                       ["an element on story -9223372036854775808: no building has that many (a broken number in the file?)"])
         // A wall and a table on other stories than their room's, at its height.
         var mixed = cleanRoom()
         mixed.walls[0].story = -2

@@ -244,7 +244,7 @@ extension Workspace {
     private func storyMismatches(_ file: WorkspaceFile, _ t: CheckTolerances) -> [Finding] {
         var result: [Finding] = []
         for scope in file.scopes where scope != .structure {
-            guard let capture = file.capture(scope), let own = capture.effectiveStory, abs(own) <= t.highestStory else { continue }
+            guard let capture = file.capture(scope), let own = capture.effectiveStory, own.magnitude <= t.highestStory else { continue }
             var byStory: [Int: [Identity]] = [:]
             for kind in [ElementKind.section] + ElementKind.surfaceKinds + [.object] {
                 let ids = file.identities(scope, kind)
@@ -257,7 +257,7 @@ extension Workspace {
                     default: story = nil
                     }
                     // (A story beyond any building's is said as out of range.)
-                    if let story, story != own, abs(story) <= t.highestStory { byStory[story, default: []].append(ids[index]) }
+                    if let story, story != own, story.magnitude <= t.highestStory { byStory[story, default: []].append(ids[index]) }
                 }
             }
             for story in byStory.keys.sorted() {
