@@ -101,6 +101,12 @@ final class CheckTests: XCTestCase {
         var lifted = building.structure
         lifted.merged.floors[0].transform.translation.y += 3
         XCTAssertEqual(findings([.structure(lifted)]).map(\.kind), [.storyHeight])
+        // Two rooms at one height, one of them on story Int.min: weighing which story the
+        // height's rooms share negated it, and check trapped.
+        let flat = BuildingGenerator.generate(BuildingSpec(seed: 4, rooms: 3, stories: 1, coreModelBytes: 100, noise: 0)).structure
+        var lowest = flat
+        lowest.rooms[0].story = Int.min
+        XCTAssertTrue(findings([.structure(lowest)]).contains { $0.kind == .outOfRange && $0.elements.first?.kind == .room })
     }
 
     /// The generator's exact buildings are clean: furniture stood up to 14 cm through outside

@@ -660,7 +660,8 @@ extension Workspace {
     private func mostCommon(_ values: [Int]) -> Int? {
         var counts: [Int: Int] = [:]
         for value in values { counts[value, default: 0] += 1 }
-        return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
+        // The lower story wins a tie (compared so, not by negating it: -Int.min traps).
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     }
 }
 
