@@ -128,6 +128,20 @@ final class BatchEndToEndTests: XCTestCase {
         XCTAssertEqual(summary.stdout.split(separator: "\n").map(String.init).sorted(), paths.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted())
     }
 
+    /// `--jobs` beyond any machine's cores, with the paths on a pipe (how many is not known
+    /// ahead): `--jobs 9223372036854775807` trapped on an arithmetic overflow, and `--jobs
+    /// 1000000` started a million threads for one file (33 s before the file ran).
+    func testAJobCountBeyondAnyMachineNeitherTrapsNorStartsAThreadEach() throws {
+        let path = try rooms(1)[0]
+        for jobs in ["9223372036854775807", "1000000"] {
+            let start = Date()
+            let result = try Harness.run(["--each", "-q", "--jobs", jobs, "-c", "echo $FILE_NAME", "--files-from", "-"], stdin: path + "\n")
+            XCTAssertEqual(result.status, 0, "--jobs \(jobs): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "scan-1.json\n", "--jobs \(jobs)")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 10, "--jobs \(jobs)")
+        }
+    }
+
     func testOneFileNamedTwiceIsFixedOnce() throws {
         let path = try rooms(1)[0]
         let name = URL(fileURLWithPath: path).lastPathComponent

@@ -20,6 +20,11 @@ struct Batch {
     var scripts: [String: String]
     var output: OutputSink
 
+    /// The most files run at once, whatever `--jobs` says: with the paths on a pipe (how many
+    /// is not known ahead) every job was a thread started at once, and `--jobs 1000000` spent
+    /// half a minute starting threads for one file (and `--jobs` of Int.max overflowed).
+    static let mostJobs = 1024
+
     /// What every session of the batch shares (read-only, so threads may share it).
     struct Plan: Sendable {
         /// The paths the batch's files wrote (see `WriteClaims`).
@@ -53,7 +58,7 @@ struct Batch {
         let total = PathSource.count(paths: invocation.paths.count, listPath: invocation.filesFrom, shard: invocation.shard)
         let source = PathSource(paths: invocation.paths, listDescriptor: listDescriptor,
                                 listName: invocation.filesFrom ?? "", shard: invocation.shard)
-        let jobs = max(1, min(invocation.jobs ?? ProcessInfo.processInfo.activeProcessorCount, total ?? Int.max))
+        let jobs = max(1, min(invocation.jobs ?? ProcessInfo.processInfo.activeProcessorCount, total ?? Int.max, Self.mostJobs))
         // Every save of the batch is atomic; the flush to the disk is made once, at the end
         // (below), not twice a file: on thousands of small files the waits for the disk are
         // most of the time.

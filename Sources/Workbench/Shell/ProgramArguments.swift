@@ -78,7 +78,7 @@ struct ProgramArguments: ParsableCommand {
 
     // Unconditional: `--jobs -1` is a bad count (said so below), not a missing one.
     @Option(name: .customLong("jobs"), parsing: .unconditional,
-            help: ArgumentHelp("With --each: N files at a time (default: the number of cores).", valueName: "N"),
+            help: ArgumentHelp("With --each: N files at a time (default: the number of cores; at most 1024).", valueName: "N"),
             completion: .list([]))
     var jobs: String?
 
