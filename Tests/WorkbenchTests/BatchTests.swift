@@ -75,6 +75,26 @@ final class BatchTests: XCTestCase {
         XCTAssertNil(Shard("-1/2"))
     }
 
+    /// A list file of `find -print0` (each path ended by a NUL, no newline) was counted as
+    /// one path: the batch ran it on one thread whatever `--jobs` said, and the progress bar
+    /// showed "3/1 files". It is counted as it is read: at NULs only, once a NUL is seen
+    /// (a name may hold a newline); else by lines, where a NUL ends a path too.
+    func testAListOfPathsEndedByNULsIsCountedAsItIsRead() throws {
+        let cases: [(String, Int)] = [("a.json\u{0}b.json\u{0}c.json\u{0}", 3), ("a.json\u{0}new\nline.json\u{0}\u{0}c.json", 3),
+                                      ("a.json\r\n\nb.json\n", 2), ("a.json\nb.json", 2), ("", 0)]
+        for (index, (text, expected)) in cases.enumerated() {
+            let list = folder + "/list-\(index).txt"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: list))
+            XCTAssertEqual(PathSource.count(paths: 1, listPath: list, shard: nil), expected + 1, text.debugDescription)
+            let fd = open(list, O_RDONLY)
+            defer { close(fd) }
+            let source = PathSource(paths: ["first.json"], listDescriptor: fd, listName: list, shard: nil)
+            var read = 0
+            while source.next() != nil { read += 1 }
+            XCTAssertEqual(read, expected + 1, "what the batch reads: \(text.debugDescription)")
+        }
+    }
+
     func testPathsAreReadFromTheListAsTheyAreNeeded() throws {
         let list = folder + "/list.txt"
         try Data("a.json\r\n\nb c.json\n  \n".utf8 + Array(repeating: UInt8(ascii: "x"), count: 70_000) + Data("\nd.json".utf8))

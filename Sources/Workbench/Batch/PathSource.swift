@@ -159,15 +159,20 @@ final class PathSource {
             defer { close(fd) }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             var lineHasText = false
+            // Cut as `nextOfAll` cuts it: a list with a NUL in what is first read at NULs only
+            // (a `find -print0` list was counted as one path, so it ran on one thread).
+            var nulSeparated: Bool?
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
+                if nulSeparated == nil { nulSeparated = chunk[0..<count].contains(0) }
+                let nul = nulSeparated ?? false
                 for byte in chunk[0..<count] {
-                    if byte == 0x0A {
+                    if byte == 0 || (!nul && byte == 0x0A) {
                         if lineHasText { all += 1 }
                         lineHasText = false
-                    } else if byte != 0x0D {
+                    } else if nul || byte != 0x0D {
                         lineHasText = true
                     }
                 }
