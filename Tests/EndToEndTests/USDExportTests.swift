@@ -325,6 +325,44 @@ final class USDExportTests: XCTestCase {
         }
     }
 
+    /// A .usda references a model by its path: one whose file name held an `@` was written as
+    /// `@a_b.usdz@`, a file that is not there (the model silently missing), and one whose
+    /// name held a newline, or whose only root prim had a name no prim path can hold, made
+    /// the whole .usda unreadable ("wrote", exit 0). Now an `@` is written in USD's `@@@`
+    /// form, and what USD text cannot hold is said, and the object exported as its box.
+    func testAModelAtAPathUSDTextCannotHoldIsSaidAndTheLayerStillReads() throws {
+        let python = try Harness.run(["python3", "-c", "from pxr import Usd"], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        guard python.status == 0 else { throw XCTSkip("usd-core (pxr) is not installed: run Scripts/setup-usd-check.sh") }
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 35)
+        func model(_ name: String, root: String, defaultPrim: Bool = true) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            let metadata = defaultPrim ? "(\n    defaultPrim = \"\(root)\"\n)\n" : ""
+            let layer = "#usda 1.0\n\(metadata)\ndef Xform \"\(root)\"\n{\n    def Xform \"Part\"\n    {\n    }\n}\n"
+            try Data(try USDZPackage.archive([USDZPackage.Entry(name: "m.usda", data: Array(layer.utf8))])).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let at = try model("a@b.usdz", root: "Thing")
+        let newline = try model("new\nline.usdz", root: "Thing")
+        let oddPrim = try model("odd.usdz", root: "a>b", defaultPrim: false)
+        let usda = folder.appendingPathComponent("out.usda").path
+        let result = try Harness.run(["-q", "-D", "at=\(at)", "-D", "newline=\(newline)", "-D", "odd=\(oddPrim)", room,
+                                      "-c", #"set o1 model "$at"; set o2 model "$newline"; set o3 model "$odd""#,
+                                      "-c", "export usda \(usda)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("o2: its model new\\nline.usdz is at a path USD text cannot hold"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("o3: its model odd.usdz has no prim USD text can reference"), result.stderr)
+        let read = try Harness.run(["python3", "-c", """
+            import sys
+            from pxr import Usd
+            stage = Usd.Stage.Open(sys.argv[1])
+            print(sorted(str(p.GetPath()).split("/")[-3] + ":" + ",".join(c.GetName() for c in p.GetChildren())
+                         for p in stage.Traverse() if p.GetName() == "Model"))
+            """, usda], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        XCTAssertEqual(read.status, 0, "the .usda reads: \(read.stderr.suffix(600))")
+        XCTAssertTrue(read.stdout.hasSuffix(":Part']\n") && read.stdout.hasPrefix("['"), "one model, referenced where it lies: \(read.stdout)")
+    }
+
     func testHostileNamesAndBadInput() throws {
         let folder = try Harness.temporaryFolder(self)
         let room = try Harness.generatedRoom(in: folder, seed: 34)

@@ -282,8 +282,12 @@ struct USDWriter {
             doubleSided = true
         case .object:
             if let object = element.object, let model = options.models[object.identifier], let path = modelPaths[model.path] {
-                writeModel(element, model: model, assetPath: path, name: name, story: story)
-                return
+                if let problem = Self.unreferenceable(model, at: path) {
+                    warnings.append("\(element.handle): its model \(Self.shown(model.name)) \(problem); exported as its box")
+                } else {
+                    writeModel(element, model: model, assetPath: path, name: name, story: story)
+                    return
+                }
             }
             mesh = .box(dims)
         default:
@@ -348,6 +352,37 @@ struct USDWriter {
         text.close()
     }
 
+    /// Why a model cannot be referenced from USD text, if it cannot: an asset path holds no
+    /// control character (a newline in a file name made the whole .usda unreadable), and a
+    /// prim path only a prim name (a root prim `a>b` did the same).
+    static func unreferenceable(_ model: USDModel, at assetPath: String) -> String? {
+        if assetPath.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "is at a path USD text cannot hold (a control character in \(shown(assetPath)))"
+        }
+        if model.defaultPrim == nil, let prim = model.firstRootPrim, !isPrimName(prim) {
+            return "has no prim USD text can reference (no defaultPrim, and its root prim is \(shown(prim)))"
+        }
+        return nil
+    }
+
+    /// A prim name, as USD's identifiers are: XID_Start or `_`, then XID_Continue.
+    private static func isPrimName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isXIDStart || first == "_" else { return false }
+        return text.unicodeScalars.allSatisfy { $0.properties.isXIDContinue }
+    }
+
+    /// Text from a file, with control characters shown as escapes, for a warning.
+    static func shown(_ text: String) -> String {
+        text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\n": return "\\n"
+            case "\t": return "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: return String(scalar)
+            }
+        }.joined()
+    }
+
     /// An attached model instead of the object's box: an Xform at the box, holding one that
     /// scales and centres the model into the box, holding the reference (so the model's own
     /// root transform is kept, not overridden).
@@ -389,9 +424,13 @@ struct USDWriter {
         text.line("def \"Model\" (")
         text.push()
         text.indent()
-        text.raw("prepend references = @")
-        text.raw(assetPath.replacingOccurrences(of: "@", with: "_"))
-        text.raw("@")
+        text.raw("prepend references = ")
+        // A path with an `@` in it takes USD's `@@@` form (`@a_b.usdz@` named no file).
+        if assetPath.contains("@") {
+            text.raw("@@@" + assetPath.replacingOccurrences(of: "@@@", with: "\\@@@") + "@@@")
+        } else {
+            text.raw("@" + assetPath + "@")
+        }
         if model.defaultPrim == nil, let prim = model.firstRootPrim { text.raw("</\(prim)>") }
         text.raw("\n")
         text.pop()
