@@ -87,6 +87,32 @@ final class SVGExportTests: XCTestCase {
 
     /// A label no plan can show (a file's section label of 100 MB took 50 s and went into the
     /// plan twice, whole): cut at 200 characters.
+    /// A broken file with 3,000 walls ending at one point: joining wall ends listed every pair
+    /// of ends (10,000 such walls took 5 GB and 18 s, 20,000 would have taken the machine's
+    /// memory); under a 1 GB address-space limit export svg of 3,000 died (SIGABRT). Each
+    /// end now keeps its best few partners.
+    func testThousandsOfWallsEndingAtOnePointNeedNoMemoryForEachPair() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder, seed: 36)
+        guard case .room(var stacked) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: room)))) else { return XCTFail() }
+        let wall = stacked.walls[0]
+        stacked.walls = (1...3000).map { index in
+            var copy = wall
+            copy.identifier = String(format: "00000000-0000-4000-8000-%012d", index)
+            return copy
+        }
+        stacked.doors = []
+        stacked.windows = []
+        stacked.openings = []
+        let path = folder.appendingPathComponent("stacked.json").path
+        try Data(RoomPlanCodec.encode(.room(stacked))).write(to: URL(fileURLWithPath: path))
+        let svg = folder.appendingPathComponent("stacked.svg").path
+        let result = try Harness.run(["-c", "ulimit -v 1000000 && exec \"$0\" -q \"$1\" -c \"export svg $2\"", Harness.wb.path, path, svg],
+                                     executable: URL(fileURLWithPath: "/bin/sh"))
+        XCTAssertEqual(result.status, 0, String(result.stderr.prefix(400)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: svg))
+    }
+
     func testAHugeLabelIsCut() throws {
         let folder = try Harness.temporaryFolder(self)
         let room = try Harness.generatedRoom(in: folder, seed: 44)

@@ -180,6 +180,9 @@ public struct PlanDrawing: Sendable {
     /// bands' edges run on to meet, at any angle, so the corner is one sharp outline), two
     /// in line are butted where they meet, and an end that stops at another wall's side
     /// runs on into that wall's band. Ends are paired best first, each at most once.
+    /// The most partners an end is paired with, best first (see `joinedEnds`).
+    static let partnersKept = 8
+
     static func joinedEnds(_ walls: [Wall], tolerance: Double) -> [[End]] {
         var ends = walls.map { wall in
             [End(low: wall.point(along: 0, across: wall.low), high: wall.point(along: 0, across: wall.high)),
@@ -195,10 +198,19 @@ public struct PlanDrawing: Sendable {
         }
         let wallGrid = Self.grid(of: walls)
 
-        var candidates: [(score: Double, i: Int, e: Int, j: Int, f: Int)] = []
+        typealias Candidate = (score: Double, i: Int, e: Int, j: Int, f: Int)
+        var candidates: [Candidate] = []
         for i in walls.indices {
             for e in 0...1 {
                 let p = endPoint(i, e)
+                // Each end keeps its best few partners: a corner has two to four walls, and
+                // 10,000 walls ending at one point (a broken file) listed every pair, 5 GB.
+                var best: [Candidate] = []
+                func offer(_ c: Candidate) {
+                    if best.count == Self.partnersKept, let last = best.last, (last.score, last.j, last.f) <= (c.score, c.j, c.f) { return }
+                    best.insert(c, at: best.firstIndex { (c.score, c.j, c.f) < ($0.score, $0.j, $0.f) } ?? best.count)
+                    if best.count > Self.partnersKept { best.removeLast() }
+                }
                 for other in grid.elements(within: tolerance, of: p) {
                     let j = other / 2, f = other % 2
                     guard j > i else { continue }
@@ -207,12 +219,13 @@ public struct PlanDrawing: Sendable {
                     if sine < minimumSine {
                         // In line: only when the two run on along one line.
                         guard abs(walls[i].segment.signedDistance(to: q)) < 0.05 else { continue }
-                        candidates.append((p.distance(to: q), i, e, j, f))
+                        offer((p.distance(to: q), i, e, j, f))
                     } else if let x = intersection(walls[i].segment.start, walls[i].axis, walls[j].segment.start, walls[j].axis),
                               x.distance(to: p) <= tolerance, x.distance(to: q) <= tolerance {
-                        candidates.append((x.distance(to: p) + x.distance(to: q), i, e, j, f))
+                        offer((x.distance(to: p) + x.distance(to: q), i, e, j, f))
                     }
                 }
+                candidates += best
             }
         }
         candidates.sort { ($0.score, $0.i, $0.e, $0.j, $0.f) < ($1.score, $1.i, $1.e, $1.j, $1.f) }
