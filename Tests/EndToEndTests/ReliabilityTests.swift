@@ -175,6 +175,23 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try leftovers(), [], "the temporary file of the crashed save was removed by the next save")
     }
 
+    /// A scan opened through a link to its own folder spelled otherwise (`scan.json ->
+    /// /abs/folder/room.json`), saved with its names file: the save locked that folder under
+    /// both spellings, so it waited 30 s on its own lock and failed, saying another process
+    /// was saving. Folders are now told apart by what they are, not how they are spelled.
+    func testASaveThroughALinkToItsOwnFolderDoesNotWaitOnItself() throws {
+        let link = folder.appendingPathComponent("scan.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let start = Date()
+        let result = try Harness.run(["-q", "scan.json", "-c", "name r1 Den; move r1 1 0; save"], in: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10, "the save waited on its own lock")
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the file the link points at is saved")
+        XCTAssertEqual(try roomName(link).name, "Den")
+        XCTAssertEqual(try leftovers(), [])
+    }
+
     /// A sidecar that cannot be written (a folder in its place) fails the whole save before
     /// anything is renamed: the RoomPlan file is untouched.
     func testASidecarThatCannotBeWrittenLeavesTheFileUntouched() throws {

@@ -385,18 +385,33 @@ public enum FileIO {
         return stamps
     }
 
-    /// Locks each folder (in the given, sorted order, so two saves never wait on each
-    /// other crosswise). -1 for a folder that cannot be locked (no locks on that file
-    /// system, or it cannot be opened: the save goes on, as before locks existed); -2 when
-    /// another process held the lock for longer than `lockPatience`.
+    /// Locks each folder once, in the order of their device and inode numbers, so two saves
+    /// never wait on each other crosswise, and one folder spelled two ways (a link's target
+    /// written absolute, the names file beside the link relative) is locked once: locked
+    /// twice, the save waited 30 s on its own lock and failed. -1 for a folder that cannot be
+    /// locked (no locks on that file system, or it cannot be opened: the save goes on, as
+    /// before locks existed); -2 when another process held the lock for longer than
+    /// `lockPatience`.
     private static func lockFolders(_ folders: [String]) -> [Int32] {
         var result: [Int32] = []
+        var opened: [(key: (device: UInt64, inode: UInt64), fd: Int32)] = []
         for folder in folders {
             let fd = open(folder, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
+            var info = stat()
+            guard fd >= 0, fstat(fd, &info) == 0 else {
+                if fd >= 0 { close(fd) }
                 result.append(-1)
                 continue
             }
+            let key = (device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+            if opened.contains(where: { $0.key == key }) {
+                close(fd)
+                continue
+            }
+            opened.append((key, fd))
+        }
+        opened.sort { $0.key < $1.key }
+        for (_, fd) in opened {
             // The lock is held for a rename or two, so a short wait first, growing to 10 ms:
             // saves of a batch meet here all the time, and a fixed 10 ms nap made them queue.
             var waited = 0.0
