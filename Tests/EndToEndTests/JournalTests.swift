@@ -209,6 +209,24 @@ final class JournalTests: XCTestCase {
                       looked.stderr)
     }
 
+    /// A journal whose only command line does not read (a whole line, not one a crash cut
+    /// short) was taken for one that never held a command, and removed: what the session did
+    /// was forgotten without a word (an adversarial pass). It is said, and the journal left.
+    func testAJournalWhoseOnlyCommandDoesNotReadIsKept() throws {
+        _ = try session(["KILL"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "an interactive session keeps a journal")
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data((#"{"run":"move","args":[["r1"],1],"text":"move r1 1 0"}"# + "\n").utf8))
+        handle.closeFile()
+        let looked = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertTrue(looked.stderr.contains("this line of the journal does not read"), looked.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "the journal is kept")
+        let plain = try Harness.run(["-q", room, "-c", "history"])
+        XCTAssertTrue(plain.stderr.contains("does not read"), plain.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "the journal is kept")
+    }
+
     /// A crash's signal marks the journal; a crash after a command ran to its end (here at the
     /// prompt) leaves that command replayed.
     func testACrashMarksTheJournalAndACommandThatRanToItsEndIsReplayed() throws {

@@ -37,6 +37,16 @@ struct JournalStart {
             createsJournal = false
         case .found(let found):
             guard found.commandCount > 0 else {
+                if let unreadable = found.unreadable {
+                    // A line that does not read is no sign that nothing ran (such a journal was
+                    // taken for an empty one and removed): it is said, and left as it is.
+                    found.release()
+                    shell.warn("\(path):\(unreadable.line): this line of the journal does not read, so nothing was replayed; "
+                               + "it is left as it is" + (interactive ? " and this session keeps no crash journal (remove it to have one)" : ""))
+                    if recover { start.refused = true }
+                    createsJournal = false
+                    break
+                }
                 // Started and never written to: nothing to recover.
                 found.remove()
                 if recover { shell.inform("nothing to recover: the journal \(path) held no commands") }
