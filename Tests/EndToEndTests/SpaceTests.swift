@@ -372,6 +372,22 @@ final class SpaceSaveTests: XCTestCase {
         }
     }
 
+    /// A store named on the command line with commands to run printed its summary on
+    /// standard output, as files do not: `wb store -c 'export space sp1 -' > sp.json` wrote
+    /// the summary into the JSON, and `wb --json store -c 'ls spaces'` printed two documents.
+    /// It goes to standard error as a file's does, and not at all with --json.
+    func testAStoresSummaryStaysOffStandardOutputWhenCommandsRun() throws {
+        let store = try writableSampleStore()
+        let exported = try Harness.run([store, "-c", "export space sp1 -"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)), "one JSON document: \(exported.stdout.prefix(200))")
+        XCTAssertTrue(exported.stderr.contains("Hyperbasis store"), "the summary, aside: \(exported.stderr)")
+        let listed = try Harness.run(["--json", store, "-c", "ls spaces"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(try Harness.jsonArray(listed.stdout).count, 2)
+        XCTAssertFalse(listed.stderr.contains("Hyperbasis store"), "no summary with --json: \(listed.stderr)")
+    }
+
     func testDryRunAndUndoLeaveTheStoreAlone() throws {
         let store = try writableSampleStore()
         func snapshot() throws -> [String: Data] {

@@ -29,11 +29,17 @@ extension Shell {
                 + "  anchors  \(store.anchors.count)  \(live) live, \(store.anchors.count - live) deleted\n"
                 + "  events   \(store.events.values.reduce(0) { $0 + $1.count })\n"
                 + (store.pendingOperations > 0 ? "  pending sync operations  \(store.pendingOperations)\n" : "")
-            output.write(options.json ? renderJSON(.object(JSONObject([
-                JSONMember("kind", .string("HyperbasisStore")), JSONMember("file", .string(path)),
-                JSONMember("spaces", .number(JSONNumber(store.spaces.count))),
-                JSONMember("anchors", .number(JSONNumber(store.anchors.count))),
-            ]))) : text)
+            // Named on the command line with commands to run, aside on standard error (none
+            // with --json), as a file's: on standard output it went into what they printed.
+            if step == nil && startupSummariesAside {
+                if !options.json { output.writeError(text) }
+            } else {
+                output.write(options.json ? renderJSON(.object(JSONObject([
+                    JSONMember("kind", .string("HyperbasisStore")), JSONMember("file", .string(path)),
+                    JSONMember("spaces", .number(JSONNumber(store.spaces.count))),
+                    JSONMember("anchors", .number(JSONNumber(store.anchors.count))),
+                ]))) : text)
+            }
         }
     }
 
