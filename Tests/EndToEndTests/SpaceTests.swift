@@ -388,6 +388,20 @@ final class SpaceSaveTests: XCTestCase {
         XCTAssertFalse(listed.stderr.contains("Hyperbasis store"), "no summary with --json: \(listed.stderr)")
     }
 
+    /// A store named with a trailing slash (as a shell completes a folder) had no name: its
+    /// summary showed none, `close store` said nothing was open, and the note of unsaved
+    /// changes named "".
+    func testAStoreNamedWithATrailingSlashHasItsName() throws {
+        let store = try writableSampleStore()
+        let folder = URL(fileURLWithPath: store).deletingLastPathComponent()
+        let closed = try Harness.run(["store/", "-c", "name sp1 Hall", "-c", "close store --force", "-c", "ls spaces"], in: folder)
+        XCTAssertEqual(closed.status, 0, closed.stderr)
+        XCTAssertTrue(closed.stderr.hasPrefix("store  Hyperbasis store  (store)"), closed.stderr)
+        XCTAssertTrue(closed.stderr.contains("closed store"), closed.stderr)
+        let unsaved = try Harness.run(["-q", "store/", "-c", "name sp1 Hall"], in: folder)
+        XCTAssertTrue(unsaved.stderr.contains("unsaved changes in store were not written"), unsaved.stderr)
+    }
+
     func testDryRunAndUndoLeaveTheStoreAlone() throws {
         let store = try writableSampleStore()
         func snapshot() throws -> [String: Data] {

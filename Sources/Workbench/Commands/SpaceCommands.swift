@@ -4,6 +4,10 @@ import StructureModel
 /// Hyperbasis stores: spaces (`sp1`) and their anchors (`a1`), opened read-only for now.
 extension Shell {
     func openStore(_ path: String, step: String?) throws {
+        // `store/`, as a shell completes a folder, named a store "" (its last component):
+        // `close store` found nothing. The slashes at the end say nothing more.
+        var path = path
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let store: HyperbasisStore
         do {
             store = try HyperbasisStore.load(path)
