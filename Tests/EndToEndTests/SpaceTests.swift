@@ -402,6 +402,27 @@ final class SpaceSaveTests: XCTestCase {
         XCTAssertTrue(unsaved.stderr.contains("unsaved changes in store were not written"), unsaved.stderr)
     }
 
+    /// One store opened twice (`store` and `./store`, or a link to it) was two copies, each
+    /// with its handles, whose saves write the same records; `save --force` of the second put
+    /// back what the first had just changed. A file is opened once; a store (folder or
+    /// HBSpace file) is now too.
+    func testOneStoreIsOpenedOnce() throws {
+        let store = try writableSampleStore()
+        let folder = URL(fileURLWithPath: store).deletingLastPathComponent()
+        let twice = try Harness.run(["-q", "store", "-c", "open ./store", "-c", "ls spaces"], in: folder)
+        XCTAssertEqual(twice.status, 1)
+        XCTAssertTrue(twice.stderr.contains("is already open as store (store)"), twice.stderr)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: store)
+        let linked = try Harness.run(["-q", "store", "link", "-c", "ls spaces"], in: folder)
+        XCTAssertEqual(linked.status, 1)
+        XCTAssertTrue(linked.stderr.contains("link: error: is already open as store"), linked.stderr)
+        let file = folder.appendingPathComponent("space.json").path
+        XCTAssertEqual(try Harness.run(["-q", store, "-c", "export space sp1 \(file)"]).status, 0)
+        let fileTwice = try Harness.run(["-q", file, "-c", "open \(folder.path)/./space.json"])
+        XCTAssertEqual(fileTwice.status, 1)
+        XCTAssertTrue(fileTwice.stderr.contains("is already open as space.json"), fileTwice.stderr)
+    }
+
     func testDryRunAndUndoLeaveTheStoreAlone() throws {
         let store = try writableSampleStore()
         func snapshot() throws -> [String: Data] {

@@ -37,6 +37,7 @@ extension Shell {
         if case .failure(let error) = result, error.message.hasPrefix("not a RoomPlan room or structure") {
             // JSON of another shape: an HBSpace file carries its world map as worldMapData.
             let space: HyperbasisStore?
+            try refuseStoreOpenTwice(path)
             do {
                 space = try HyperbasisStore.loadSpaceFile(path)
             } catch {

@@ -8,6 +8,7 @@ extension Shell {
         // `close store` found nothing. The slashes at the end say nothing more.
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        try refuseStoreOpenTwice(path)
         let store: HyperbasisStore
         do {
             store = try HyperbasisStore.load(path)
@@ -15,6 +16,16 @@ extension Shell {
             throw LoadError(path: path, message: error.message, location: nil, lineText: nil)
         }
         addStore(store, step: step)
+    }
+
+    /// One store (a folder, or an HBSpace file) opened twice, under another path or through a
+    /// link, was two copies whose saves write the same records: it is opened once, as a file is.
+    func refuseStoreOpenTwice(_ path: String) throws(LoadError) {
+        guard let stamp = FileIO.stamp(of: path),
+              let open = session.workspace.stores.first(where: { FileIO.stamp(of: $0.store.path)?.isSameFile(as: stamp) == true })
+        else { return }
+        throw LoadError(path: path, message: "is already open as \(FileIO.baseName(of: open.store.path)) (\(open.store.path))",
+                        location: nil, lineText: nil)
     }
 
     /// Opens a store; with `step` (the command's text) as an undoable step.
