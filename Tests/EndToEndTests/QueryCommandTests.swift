@@ -91,6 +91,23 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertFalse(small.stderr.contains("note: width"), small.stderr)
     }
 
+    /// An empty answer over a field none of the rows has (`open` of objects: only doors and
+    /// openings are open or closed), or a story no story can be, says so instead of passing for
+    /// "none is" (an adversarial pass).
+    func testAnEmptyAnswerOverAFieldNoRowHasIsExplained() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder)
+        let objects = try Harness.run([path, "-c", "find objects where open = yes"])
+        XCTAssertEqual(objects.status, 0, objects.stderr)
+        XCTAssertTrue(objects.stderr.contains("note: no object here has open: comparing it matches nothing"), objects.stderr)
+        let doors = try Harness.run([path, "-c", "find doors where open = yes and open = no"])
+        XCTAssertFalse(doors.stderr.contains("here has open"), "doors have it: \(doors.stderr)")
+        let story = try Harness.run([path, "-c", "find rooms where story = 1.5"])
+        XCTAssertTrue(story.stderr.contains("note: stories are whole numbers: story = 1.5 matches nothing"), story.stderr)
+        let below = try Harness.run([path, "-c", "find rooms where story < 1.5"])
+        XCTAssertFalse(below.stderr.contains("whole numbers"), below.stderr)
+    }
+
     /// A category or confidence a newer RoomPlan writes, which wb keeps as written, is queried
     /// by its name (a name no open row has is still a typo), and an unknown confidence level has
     /// no place in the order low < medium < high (an adversarial pass: `category = piano` was

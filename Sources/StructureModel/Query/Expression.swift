@@ -31,6 +31,8 @@ public struct Query: Sendable {
     /// What the expression may not mean as typed, to say when it matches nothing (a bare
     /// `width > 100` is 100 m).
     public var notes: [String] = []
+    /// The fields the expression compares (as the schema spells them), each once, in order.
+    public var fields: [String] = []
 
     public func matches(_ row: any QueryRow) -> Bool { predicate(row) }
 
@@ -68,7 +70,7 @@ public struct Query: Sendable {
             throw QueryError(message: extra.kind == .rightParen ? "a ')' without its '('" : "expected 'and' or 'or', found '\(extra.text)'",
                              word: extra.word, offset: extra.offset)
         }
-        return Query(predicate: predicate, notes: parser.notes.lines)
+        return Query(predicate: predicate, notes: parser.notes.lines, fields: parser.notes.fields)
     }
 
     /// How deeply parentheses may nest. Each level is a few frames of the parser and one
@@ -136,6 +138,7 @@ public struct QuerySchema: Sendable {
 /// Notes a parser gathers as it goes (its parsing functions do not mutate it).
 final class QueryNotes {
     var lines: [String] = []
+    var fields: [String] = []
 }
 
 struct QueryParser {
@@ -297,6 +300,7 @@ struct QueryParser {
 
     private func comparison(field: QueryToken, op: QueryToken, value: QueryToken) throws(QueryError) -> @Sendable (any QueryRow) -> Bool {
         let (name, type) = try fieldType(field)
+        if !notes.fields.contains(name) { notes.fields.append(name) }
         let o = op.text
         // RoomPlan's numbers are 32-bit: a height the file writes as 0.45 is 0.449999988 once
         // read, and failed `height = 0.45m` (and passed `height < 0.45m`). Numbers within a
@@ -341,6 +345,10 @@ struct QueryParser {
                 target = number
             default:
                 guard let number = Self.decimal(value.text) else { throw bad("\(name) is a number; '\(value.text)' is not one") }
+                // Stories are whole numbers: `story = 1.5` is no story (`story < 1.5` is fine).
+                if name == "story", o == "=" || o == "!=", number.rounded() != number {
+                    notes.lines.append("stories are whole numbers: \(name) \(o) \(value.text) " + (o == "=" ? "matches nothing" : "matches everything"))
+                }
                 target = number
             }
             return { row in

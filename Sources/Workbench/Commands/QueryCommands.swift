@@ -53,8 +53,16 @@ extension Shell {
             throw CommandFailure("\(command) needs 'where EXPR' (or use ls)", at: name)
         }
         if let query {
+            let all = rows
             rows = rows.filter(query.matches)
-            if rows.isEmpty { for line in query.notes { inform("note: " + line) } }
+            if rows.isEmpty {
+                for line in query.notes { inform("note: " + line) }
+                // A field none of them has (`open` of objects, a chair's attribute of walls)
+                // compares with nothing: said, so an empty answer is not taken for "none is".
+                for field in query.fields where !all.isEmpty && !all.contains(where: { $0.value(field) != nil }) {
+                    inform("note: no \(kind.rawValue) here has \(field): comparing it matches nothing")
+                }
+            }
         }
         return (kind, query, rows)
     }
