@@ -227,6 +227,22 @@ final class JournalTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "the journal is kept")
     }
 
+    /// wb never journals `save` or `export`: such a line was written by hand, and `--recover`
+    /// does not write files on its say (an adversarial pass: a hand-made line saved the file
+    /// elsewhere). The edits around it are replayed.
+    func testAJournalLineWbNeverWritesIsNotReplayed() throws {
+        _ = try session(["name r1 Den", "KILL"])
+        let elsewhere = (journal as NSString).deletingLastPathComponent + "/elsewhere.json"
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data((#"{"run":"save","args":["\#(elsewhere)"],"text":"save \#(elsewhere)"}"# + "\n").utf8))
+        handle.closeFile()
+        let looked = try Harness.run(["-q", "--recover", room, "-c", "history"])
+        XCTAssertTrue(looked.stderr.contains("was not replayed: wb never journals 'save'"), looked.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: elsewhere), "nothing was written elsewhere")
+        XCTAssertTrue(looked.stdout.contains("name r1 Den"), looked.stdout)
+    }
+
     /// A crash's signal marks the journal; a crash after a command ran to its end (here at the
     /// prompt) leaves that command replayed.
     func testACrashMarksTheJournalAndACommandThatRanToItsEndIsReplayed() throws {

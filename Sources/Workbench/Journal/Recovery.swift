@@ -180,6 +180,13 @@ struct JournalStart {
                     problems.append("\(location): '\(text)' was not replayed: this wb has no command '\(name)'")
                     continue
                 }
+                // wb never journals a command that changes nothing in the session (save, export,
+                // source, ...): one in a journal was put there by hand, and a replay does not
+                // write files elsewhere or run scripts on its say.
+                guard Journal.records(spec.name) else {
+                    problems.append("\(location): '\(text)' was not replayed: wb never journals '\(spec.name)', so this line was not written by wb")
+                    continue
+                }
                 var invocation = Invocation(shell: replayer, name: Argument(text: name, location: location), text: text)
                 invocation.positionals = arguments.enumerated().map {
                     Argument(text: $0.element, location: location, quoted: quoted.contains($0.offset))
