@@ -308,6 +308,27 @@ final class SaveTargetTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["f.json", "link.json"])
     }
 
+    /// A scan opened through a link keeps its names beside the scan itself, not beside the link:
+    /// opened by its own name it has them (they were lost so), and names an older wb wrote
+    /// beside a link are still read through it.
+    func testNamesSavedThroughALinkGoBesideItsTarget() throws {
+        let folder = try Harness.temporaryFolder(self)
+        _ = try Harness.generatedRoom(in: folder, name: "f.json")
+        let link = folder.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "f.json")
+        let named = try Harness.run(["-q", link, "-c", "name r1 Den", "-c", "save"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["f.json", "f.wb.json", "link.json"])
+        for opened in ["f.json", "link.json"] {
+            let rows = try Harness.jsonArray(try Harness.run(["-q", "--json", folder.appendingPathComponent(opened).path, "-c", "ls rooms"]).stdout)
+            XCTAssertEqual(rows.first?["name"] as? String, "Den", "opened as \(opened)")
+        }
+        // Beside the link, as before: read through it.
+        try FileManager.default.moveItem(atPath: folder.appendingPathComponent("f.wb.json").path, toPath: folder.appendingPathComponent("link.wb.json").path)
+        let rows = try Harness.jsonArray(try Harness.run(["-q", "--json", link, "-c", "ls rooms"]).stdout)
+        XCTAssertEqual(rows.first?["name"] as? String, "Den")
+    }
+
     func testSavingOntoADeviceIsRefused() throws {
         let folder = try Harness.temporaryFolder(self)
         let path = try Harness.generatedRoom(in: folder, name: "f.json")

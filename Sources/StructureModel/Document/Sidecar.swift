@@ -110,7 +110,16 @@ public struct Sidecar: Sendable, Equatable {
         return (self, .otherVersion)
     }
 
+    /// Beside the file itself: for a scan opened or saved through a symbolic link, beside the
+    /// link's target, so the names are found whichever way the scan is opened (beside the link,
+    /// they were lost to anyone opening the scan by its own name).
     public static func path(for roomPlanPath: String) -> String {
+        besideName((try? FileIO.linkTarget(of: roomPlanPath)) ?? roomPlanPath)
+    }
+
+    /// Where the names file of `roomPlanPath` is, taking the path as it is spelled (before
+    /// links were followed, names files of linked scans were written there).
+    public static func besideName(_ roomPlanPath: String) -> String {
         (roomPlanPath.hasSuffix(".json") ? String(roomPlanPath.dropLast(5)) : roomPlanPath) + ".wb.json"
     }
 

@@ -265,7 +265,7 @@ public struct Workspace: Sendable {
         if let sidecar {
             file.names = sidecar.names(for: file)
             file.spaceLinks = sidecar.spaceLinks(for: file)
-            file.models = sidecar.models(relativeTo: FileIO.parentFolder(of: path))
+            file.models = sidecar.models(relativeTo: FileIO.parentFolder(of: Sidecar.path(for: path)))
             file.hasSidecar = true
         }
         return file

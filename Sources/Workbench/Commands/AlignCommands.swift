@@ -677,7 +677,7 @@ extension Shell {
     /// The sidecar that goes with an export of `file` (or of one `room` of it, wrapped as a
     /// structure of one room) to `path`.
     private func exportedNames(_ file: WorkspaceFile, room: Identity?, to path: String) -> Sidecar {
-        var names = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        var names = Sidecar(file: file, folder: FileIO.parentFolder(of: Sidecar.path(for: path)))
         guard let room, let capture = file.capture(room.scope) else { return names }
         // One room: its entry (matched by its walls) as the structure's only room, and the
         // models of its objects; the file's provenance is not this structure's.

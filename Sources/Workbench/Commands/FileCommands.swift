@@ -148,7 +148,7 @@ extension Shell {
             digest = read
         }
         let sidecarPath = Sidecar.path(for: path)
-        var sidecar = Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        var sidecar = Sidecar(file: file, folder: FileIO.parentFolder(of: Sidecar.path(for: path)))
         let writesSidecar = writesSidecar(file, to: path, sidecar: sidecar)
         if options.dryRun {
             // What the real save would refuse, refused here too (a script checked dry then failed).
@@ -225,7 +225,7 @@ extension Shell {
 
     /// Whether a save of `file` to `path` writes a sidecar beside it.
     func writesSidecar(_ file: WorkspaceFile, to path: String, sidecar: Sidecar? = nil) -> Bool {
-        let sidecar = sidecar ?? Sidecar(file: file, folder: FileIO.parentFolder(of: path))
+        let sidecar = sidecar ?? Sidecar(file: file, folder: FileIO.parentFolder(of: Sidecar.path(for: path)))
         // A names file already beside the target (another scan's, saved over) is replaced, not
         // left to name this file's rooms.
         return !file.names.isEmpty || !file.spaceLinks.isEmpty || !file.models.isEmpty || sidecar.hasLinks

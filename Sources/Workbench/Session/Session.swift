@@ -84,7 +84,11 @@ public struct Session: Sendable {
         }
         var warnings: [String] = []
         var sidecar: Sidecar?
-        let sidecarPath = Sidecar.path(for: path)
+        var sidecarPath = Sidecar.path(for: path)
+        // (A scan opened through a link whose names an older wb wrote beside the link.)
+        if FileIO.stamp(of: sidecarPath) == nil, Sidecar.besideName(path) != sidecarPath, FileIO.stamp(of: Sidecar.besideName(path)) != nil {
+            sidecarPath = Sidecar.besideName(path)
+        }
         let digest = ContentDigest(bytes)
         if FileIO.stamp(of: sidecarPath) != nil {
             do {
