@@ -329,6 +329,20 @@ final class SaveTargetTests: XCTestCase {
         XCTAssertEqual(rows.first?["name"] as? String, "Den")
     }
 
+    /// An empty path names no file: `save ''`, `open ''`, `export csv ''` and the rest say
+    /// so at the word, not "cannot write : no such file or directory" (an adversarial pass).
+    func testAnEmptyPathIsSaidToBeEmpty() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let path = try Harness.generatedRoom(in: folder, name: "f.json")
+        for (command, column) in [("save ''", 6), ("open ''", 6), ("export csv '' walls", 12), ("export structure ''", 18), ("source ''", 8)] {
+            let result = try Harness.run(["-q", path, "-c", command])
+            XCTAssertEqual(result.status, 1, command)
+            let verb = command.split(separator: " ")[0]
+            XCTAssertTrue(result.stderr.contains("-c:1:\(column): error: \(verb) needs a PATH, and this one is empty"), "\(command): \(result.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["f.json"], "nothing written")
+    }
+
     func testSavingOntoADeviceIsRefused() throws {
         let folder = try Harness.temporaryFolder(self)
         let path = try Harness.generatedRoom(in: folder, name: "f.json")

@@ -247,6 +247,15 @@ public struct CommandSpec {
             throw CommandFailure("too many arguments for \(self.name) (usage: \(synopsis))",
                                  at: invocation.positionals[arguments.count])
         }
+        // An empty path (`save ''`, a variable never set) names no file: said so, not as the
+        // system's "no such file or directory" for a name that is not there.
+        for (index, argument) in arguments.enumerated() where argument.kind == .path {
+            let given = argument.arity == .variadic || argument.arity == .variadicAtLeastOne
+                ? Array(invocation.positionals.dropFirst(index)) : Array(invocation.positionals.dropFirst(index).prefix(1))
+            if let empty = given.first(where: { $0.text.isEmpty }) {
+                throw CommandFailure("\(self.name) needs a \(argument.name), and this one is empty", at: empty)
+            }
+        }
         return invocation
     }
 }
