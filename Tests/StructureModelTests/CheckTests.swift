@@ -98,6 +98,14 @@ final class CheckTests: XCTestCase {
         let moved = try XCTUnwrap(wall.merged.walls.indices.first { index in wall.rooms.contains { $0.walls.contains { $0.identifier == wall.merged.walls[index].identifier } } })
         wall.merged.walls[moved].transform.translation += wall.merged.walls[moved].transform.column(2) * 1
         XCTAssertEqual(findings([.structure(wall)]).map(\.kind).filter { $0 != .offWall }, [.structureApart], "(its doors are off it too)")
+        // A room's door hung on another room's wall: RoomPlan looks in the door's own room (a
+        // reopen warns), though the structure's own elements may point at any room's.
+        var crossed = building.structure
+        let host = try XCTUnwrap(crossed.rooms[1].walls.first?.identifier)
+        let door = try XCTUnwrap(crossed.rooms[0].doors.indices.first)
+        crossed.rooms[0].doors[door].parentIdentifier = host
+        XCTAssertEqual(findings([.structure(crossed)]).map(\.reason),
+                       ["its parent \(host.prefix(8))… is in another room, not its own (RoomPlan looks in its own)"])
         var lifted = building.structure
         lifted.merged.floors[0].transform.translation.y += 3
         XCTAssertEqual(findings([.structure(lifted)]).map(\.kind), [.storyHeight])

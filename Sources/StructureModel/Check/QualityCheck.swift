@@ -426,10 +426,16 @@ extension Workspace {
     }
 
     private func danglingParents(_ file: WorkspaceFile) -> [Finding] {
-        // Apple's merged files point at elements of other rooms: any element of the file counts.
-        var known = Set<String>()
+        // Where RoomPlan looks for a parent, as a reopen does (and `save` warns): a room's
+        // elements in their own room; the structure's own in the structure or any of its rooms
+        // (Apple's merged files point at elements only rooms hold).
+        var inScope: [Scope: Set<String>] = [:]
+        var anywhere = Set<String>()
         for scope in file.scopes {
-            for kind in ElementKind.surfaceKinds + [.object] { known.formUnion(file.keys(scope, kind).keys.compactMap { Identity(file: file.id, scope: scope, kind: kind, key: $0).identifier }) }
+            var own = Set<String>()
+            for kind in ElementKind.surfaceKinds + [.object] { own.formUnion(file.keys(scope, kind).keys.compactMap { Identity(file: file.id, scope: scope, kind: kind, key: $0).identifier }) }
+            inScope[scope] = own
+            anywhere.formUnion(own)
         }
         // What each identifier is (the first element of it met), and each one's parent.
         var element: [String: (identity: Identity, what: String)] = [:]
@@ -454,8 +460,13 @@ extension Workspace {
         }
         var result: [Finding] = []
         for link in links {
-            guard known.contains(identifier: link.parent) else {
+            guard anywhere.contains(identifier: link.parent) else {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent \(link.parent.prefix(8))… is nowhere in \(file.name)"))
+                continue
+            }
+            if link.identity.scope != .structure, !(inScope[link.identity.scope] ?? []).contains(identifier: link.parent) {
+                result.append(Finding(kind: .danglingParent, elements: [link.identity],
+                                      reason: "its parent \(link.parent.prefix(8))… is in another room, not its own (RoomPlan looks in its own)"))
                 continue
             }
             // A parent that exists but cannot be one: the element itself, or (for a door, window
