@@ -239,9 +239,7 @@ enum JointAssembly {
                 // States of the beam share most of their rooms' places: one pair at one relative
                 // place is scored once.
                 // (No key, and no caching, for a room some 1e14 m off: its place is no Int64 there.)
-                let place = integerKey(relative.yaw, 1e6).flatMap { yaw in
-                    integerKey(relative.translation.x, 1e5).flatMap { x in integerKey(relative.translation.z, 1e5).map { SIMD3(yaw, x, $0) } }
-                }
+                let place = poseKey(relative)
                 let placement: Placement
                 if let place, let known = cache.placement(moving: q, fixed: k, at: place) {
                     placement = known
@@ -607,25 +605,22 @@ enum JointAssembly {
         }
         /// Rooms kept by `settleAlike`, and where it settled them.
         var rescued: [Int: RigidMotion] = [:]
-        /// Assemblies as the last step leaves them: settled across their walls (see `WallFaces`).
-        var settledMemo: [[SIMD3<Int64>?]: [RigidMotion?]] = [:]
-        func settled(_ assembly: [RigidMotion?]) -> [RigidMotion?] {
-            let key = assembly.map { pose in
-                pose.flatMap { pose in
-                    integerKey(pose.yaw, 1e6).flatMap { yaw in
-                        integerKey(pose.translation.x, 1e5).flatMap { x in integerKey(pose.translation.z, 1e5).map { SIMD3(yaw, x, $0) } }
-                    }
-                }
-            }
-            // (A room too far off for a key is settled each time: two assemblies apart only there would share one.)
-            let keyed = zip(assembly, key).allSatisfy { $0.0 == nil || $0.1 != nil }
-            if keyed, let known = settledMemo[key] { return known }
+        /// An assembly (the anchors where they are) as the last step leaves it: settled across
+        /// its walls (see `WallFaces`), twice, as walls too far apart to pair at first may pair
+        /// once settled. Each assembly is settled once: the doubts below and the last step ask
+        /// for the same ones.
+        var settledMemo: [[SIMD3<Int64>?]: (poses: [RigidMotion?], habits: [WallHabit?])] = [:]
+        func settledAssembly(_ assembly: [RigidMotion?]) -> (poses: [RigidMotion?], habits: [WallHabit?]) {
             var whole = assembly
             for anchor in anchors { whole[anchor] = .identity }
+            let key = whole.map { $0.flatMap(poseKey) }
+            // (A room too far off for a key is settled each time: two assemblies apart only there would share one.)
+            let keyed = zip(whole, key).allSatisfy { $0.0 == nil || $0.1 != nil }
+            if keyed, let known = settledMemo[key] { return known }
             var result = WallFaces.settle(rooms, poses: whole, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
             result = WallFaces.settle(rooms, poses: result.poses, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
-            if keyed { settledMemo[key] = result.poses }
-            return result.poses
+            if keyed { settledMemo[key] = result }
+            return result
         }
         /// Whether two assemblies that put room `q` a little apart (same heading, within twice what
         /// settling may shift a room) put it in one place once settled on their walls, as the last
@@ -634,13 +629,13 @@ enum JointAssembly {
         /// way about as well, and the search's places for a chain of rooms differ so; their walls
         /// say which, and both readings settle to one place. Without this, whole homes were left
         /// over two readings 0.3 to 0.45 m apart that settled within a millimetre of each other.
-        /// Real-doorway homes (200): 28.2 -> 30.0 % of the rooms that share a doorway right, none
-        /// more wrong; noise 1 and two rescans (100 each): one room more right; Apple's home (one
+        /// Real-doorway homes (200): 28.2 -> 29.9 % of the rooms that share a doorway right, none
+        /// more wrong; noise 1 and two rescans (200 each): one room more right; Apple's home (one
         /// room a session, `stay`, two and three sessions): letter for letter as before.
         func settleAlike(_ q: Int, _ a: [RigidMotion?], _ b: [RigidMotion?]) -> Bool {
             guard let pa = a[q], let pb = b[q], abs(normalizedAngle(pa.yaw - pb.yaw)) <= 3 * .pi / 180,
                   AutoAligner.move(infos[q].centre, pa).distance(to: AutoAligner.move(infos[q].centre, pb)) <= 2 * WallFaces.largestShift,
-                  let sa = settled(a)[q], let sb = settled(b)[q] else { return false }
+                  let sa = settledAssembly(a).poses[q], let sb = settledAssembly(b).poses[q] else { return false }
             guard !distinct(sa, sb, at: infos[q].centre) else { return false }
             rescued[q] = sa
             return true
@@ -830,11 +825,7 @@ enum JointAssembly {
             for q in certain where !anchors.contains(q) { poses[q] = best.poses[q] }
             // Across their walls, from everything that meets: each room on its walls' faces or
             // centre lines (see WallFaces). Rescans follow their first scans.
-            var whole = poses
-            for anchor in anchors { whole[anchor] = .identity }
-            settled = WallFaces.settle(rooms, poses: whole, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
-            // Again from there: walls that were too far apart to be paired before may pair now.
-            settled = WallFaces.settle(rooms, poses: settled.poses, fixed: anchors, skip: Set(twins.keys), sameStory: sameStory)
+            settled = settledAssembly(poses)
             for q in certain where !anchors.contains(q) { poses[q] = settled.poses[q] }
             // A room kept because its other place settles where its place does (see `settleAlike`)
             // must end there: settled without the rooms left as unsure, it may not (one home's
@@ -1577,6 +1568,14 @@ enum JointAssembly {
     static func distinct(_ a: RigidMotion, _ b: RigidMotion, at centre: PlanPoint) -> Bool {
         abs(normalizedAngle(a.yaw - b.yaw)) > 3 * .pi / 180
             || AutoAligner.move(centre, a).distance(to: AutoAligner.move(centre, b)) > 0.3
+    }
+
+    /// A place as an integer key (yaw to a microradian, plan position to 10 µm); nil where no
+    /// Int64 holds it.
+    static func poseKey(_ pose: RigidMotion) -> SIMD3<Int64>? {
+        integerKey(pose.yaw, 1e6).flatMap { yaw in
+            integerKey(pose.translation.x, 1e5).flatMap { x in integerKey(pose.translation.z, 1e5).map { SIMD3(yaw, x, $0) } }
+        }
     }
 
     /// `value` times `scale`, rounded, as an integer key; nil where no Int64 holds it (a room
