@@ -483,9 +483,11 @@ extension Shell {
         for part in result.apart where (!result.firstRoomUnsure || invocation.flag("--best"))
             && part.contains(where: { room in workspace.capture(room)?.effectiveStory.map { settledStories.contains($0) } ?? true }) {
             let names = part.map { handleText($0) }
-            warn("\(names.joined(separator: ", ")) were not placed: their doorways meet one another, but none meets a doorway of the "
-                 + "placed rooms (another home?): put one of them in place by hand (align \(names[0]) using WALL to WALL), "
-                 + "then align --all auto again")
+            // (Not "none meets a doorway of the placed rooms": in a real home scanned a room a session,
+            // a bathroom opened first met the hallway's door, and this was said of the rest.)
+            warn("\(names.joined(separator: ", ")) were not placed: their doorways meet one another, but nothing ties them to the "
+                 + "placed rooms with certainty (another home, or a doorway one scan did not see?): put one of them in place by hand "
+                 + "(align \(names[0]) using DOOR to DOOR, or WALL to WALL), then align --all auto again")
             apart.formUnion(part)
         }
         // Rooms of a story where nothing is placed yet: one line for each such story.
