@@ -558,6 +558,28 @@ final class AssemblyTests: XCTestCase {
         }
     }
 
+    /// A rescan of the first room lies on it wherever the rest belongs: when the first room
+    /// meets the others about as well in two places (nothing is placed around it), its own
+    /// rescan is still put on it, as `align ROOM auto` puts it. It was left with the rest, and
+    /// the other rooms' doubt (judged without their first scans, rescans meet nothing) left it too.
+    func testTheFirstRoomsRescanLiesOnItWhenTheRestIsUnsure() {
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 16, rooms: 8, coreModelBytes: 1000, noise: 1, rescans: 2, realDoorways: true))
+        let rooms = home.captures.map(\.room)
+        let result = JointAssembly.assembleSessions(rooms, anchors: [0], asOpened: Set(rooms.indices))
+        XCTAssertTrue(result.anchorUnsure, "the first room meets the others in two places")
+        guard let rescan = home.captures.firstIndex(where: { $0.rescanOf == home.captures[0].fileName }) else {
+            return XCTFail("seed 16 has no rescan of its first room")
+        }
+        guard let pose = result.poses[rescan] else { return XCTFail("the first room's rescan is placed") }
+        let off = error(home, rescan, pose)
+        XCTAssertLessThanOrEqual(off.metres, 0.3, "on its first scan, up to half a wall's thickness across")
+        XCTAssertLessThanOrEqual(off.degrees, 1)
+        XCTAssertFalse(result.unsure.contains(rescan))
+        for q in rooms.indices where q != 0 && q != rescan {
+            XCTAssertNil(result.poses[q], "\(home.captures[q].fileName) is left with the first room unsure")
+        }
+    }
+
     /// The rooms of a generated building that doorways join, part by part (by capture index).
     private func doorwayParts(_ building: GeneratedBuilding) -> [Set<Int>] {
         var part = Array(building.captures.indices)

@@ -768,8 +768,10 @@ enum JointAssembly {
             }
             if ambiguous {
                 anchorUnsure = true
+                // (Not its own rescans: each lies on it, wherever the rest belongs. A living room's
+                // rescan was left with the rest, where `align ROOM auto` put it right.)
                 if !trustingAnchor {
-                    for (q, pose) in best.poses.enumerated() where q != anchor && pose != nil { unsure.insert(q) }
+                    for (q, pose) in best.poses.enumerated() where q != anchor && pose != nil && twins[q]?.of != anchor { unsure.insert(q) }
                 }
             }
         }
@@ -785,11 +787,15 @@ enum JointAssembly {
         // one room a session, 4.1 -> 2.7 % in three sessions, 1.8 -> 1.4 % in two, none placed
         // right fewer. Generated homes (200 of each setting) placed byte for byte as before but 3
         // rooms of 1,100 with real doorways, right before and left now.
+        // (A rescan is judged by its first scan here too: alone, without it, a rescan meets
+        // nothing and was doubted, the first room's own among them.)
         unsure = doubtedAlone(placed: best.poses.indices.filter { best.poses[$0] != nil && !anchors.contains($0) }, unsure: unsure) { q, others in
-            inDoubt(q, at: best.poses[q]!, in: best.poses.indices.map { k in
+            if let twin = twins[q] { return !anchors.contains(twin.of) && !others.contains(twin.of) }
+            return inDoubt(q, at: best.poses[q]!, in: best.poses.indices.map { k in
                 anchors.contains(k) ? RigidMotion.identity : others.contains(k) ? best.poses[k] : nil
             }, beam: [], top: 0)
         }
+        for (q, twin) in twins where unsure.contains(twin.of) { unsure.insert(q) }
         var certain: Set<Int> = []
         var poses: [RigidMotion?] = []
         var settled: (poses: [RigidMotion?], habits: [WallHabit?]) = ([], [])
