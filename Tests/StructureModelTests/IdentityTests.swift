@@ -320,6 +320,34 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(third.names[third.identities(third.rooms[1].scope, .section)[0]], "Reading corner")
     }
 
+    /// Rooms that share wall identifiers (a room merged with a copy of its own file, or one
+    /// whose walls another room's copy also holds) each keep their names through a save: the
+    /// last room holding a wall took every entry's vote, so the first room's name went to the
+    /// second on reopening and was lost.
+    func testRoomsSharingWallIdentifiersKeepTheirOwnNamesThroughTheSidecar() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 17, rooms: 3, stories: 1))
+        var structure = building.structure
+        // The first room twice, and a third room holding the first room's walls and more.
+        var larger = structure.rooms[1]
+        larger.walls = structure.rooms[0].walls + larger.walls
+        structure.rooms = [structure.rooms[0], structure.rooms[0], larger]
+        var workspace = Workspace()
+        workspace.add(path: "/tmp/s.json", document: .structure(structure), stamp: nil, diagnostics: [])
+        let names = ["Alpha", "Beta", "Gamma"]
+        for (room, name) in zip(workspace.files[0].rooms, names) {
+            _ = workspace.perform(try workspace.planName(room, name: name).changes)
+            let section = workspace.files[0].identities(room.scope, .section)[0]
+            _ = workspace.perform(try workspace.planName(section, name: name + " corner").changes)
+        }
+        let bytes = Sidecar(file: workspace.files[0]).encoded(fileName: "s.json")
+        var reopened = Workspace()
+        reopened.add(path: "/tmp/s.json", document: workspace.files[0].document, stamp: nil, diagnostics: [],
+                     sidecar: try Sidecar.decode(bytes))
+        let file = reopened.files[0]
+        XCTAssertEqual(file.rooms.map { file.names[$0] }, names)
+        XCTAssertEqual(file.rooms.map { file.names[file.identities($0.scope, .section)[0]] }, names.map { $0 + " corner" })
+    }
+
     func testVersionOneSidecarsAreStillRead() throws {
         let room = BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 2)).captures[0].room
         let c = room.sections[0].center

@@ -183,17 +183,23 @@ public struct Sidecar: Sendable, Equatable {
         return result
     }
 
-    /// For each entry, the room of `file` it belongs to: the one with most of its walls,
-    /// else the one at its position.
+    /// For each entry, the room of `file` it belongs to: the one with most of its walls (of
+    /// those, the one at its position), else the one at its position.
     private func matchRooms(_ file: WorkspaceFile) -> [RoomID?] {
-        var roomOfWall: [String: RoomID] = [:]
+        // A wall counts for every room holding it: rooms may share wall identifiers (a room
+        // merged with a copy of its own file). When the last room holding a wall took its
+        // vote, every such entry went to that room and the other rooms' names were lost.
+        var roomsOfWall: [String: [RoomID]] = [:]
         for id in file.roomIDs {
-            for wall in file.capture(.room(id))?.walls ?? [] { roomOfWall[wall.identifier] = id }
+            for wall in Set(file.capture(.room(id))?.walls.map(\.identifier) ?? []) { roomsOfWall[wall, default: []].append(id) }
         }
         return rooms.map { entry in
             var votes: [RoomID: Int] = [:]
-            for wall in entry.walls { if let id = roomOfWall[wall] { votes[id, default: 0] += 1 } }
-            if let best = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) { return best.key }
+            for wall in entry.walls { for id in roomsOfWall[wall] ?? [] { votes[id, default: 0] += 1 } }
+            if let most = votes.values.max() {
+                if let index = entry.index, let room = file.roomIDs[safe: index], votes[room] == most { return room }
+                return votes.filter { $0.value == most }.keys.min()
+            }
             if !file.isStructure, entry.index == nil { return file.roomIDs.first }
             if let index = entry.index, file.roomIDs.indices.contains(index) { return file.roomIDs[index] }
             return nil
