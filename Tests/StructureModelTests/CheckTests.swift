@@ -105,7 +105,15 @@ final class CheckTests: XCTestCase {
         let door = try XCTUnwrap(crossed.rooms[0].doors.indices.first)
         crossed.rooms[0].doors[door].parentIdentifier = host
         XCTAssertEqual(findings([.structure(crossed)]).map(\.reason),
-                       ["its parent \(host.prefix(8))… is in another room, not its own (RoomPlan looks in its own)"])
+                       ["its parent \(host.prefix(8))… is in another room (r2), not its own (RoomPlan looks in its own)"])
+        // One hung on an element only the structure holds is in no room at all: it was said to be
+        // in another room, sending a person to look for it in the wrong place.
+        var onStructure = building.structure
+        let own = "0E0E0E0E-0000-4000-8000-000000000002"
+        onStructure.merged.walls[0].identifier = own
+        onStructure.rooms[0].doors[door].parentIdentifier = own
+        XCTAssertEqual(findings([.structure(onStructure)]).map(\.reason),
+                       ["its parent \(own.prefix(8))… is one of the structure's own elements, in no room (RoomPlan looks in the door's own room)"])
         var lifted = building.structure
         lifted.merged.floors[0].transform.translation.y += 3
         XCTAssertEqual(findings([.structure(lifted)]).map(\.kind), [.storyHeight])

@@ -465,8 +465,17 @@ extension Workspace {
                 continue
             }
             if link.identity.scope != .structure, !(inScope[link.identity.scope] ?? []).contains(identifier: link.parent) {
-                result.append(Finding(kind: .danglingParent, elements: [link.identity],
-                                      reason: "its parent \(link.parent.prefix(8))… is in another room, not its own (RoomPlan looks in its own)"))
+                // Where it is instead, so a person looks in the right place: a room by its handle,
+                // or only the structure's own arrays (a room's wall deleted under a shared one).
+                let holder = file.scopes.first { $0 != .structure && (inScope[$0] ?? []).contains(identifier: link.parent) }
+                let reason: String
+                if let room = holder?.roomID {
+                    let handle = handles.handle(for: Identity.room(room, file: file.id)).map { " (\($0))" } ?? ""
+                    reason = "is in another room\(handle), not its own (RoomPlan looks in its own)"
+                } else {
+                    reason = "is one of the structure's own elements, in no room (RoomPlan looks in the \(link.kind.rawValue)'s own room)"
+                }
+                result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent \(link.parent.prefix(8))… " + reason))
                 continue
             }
             // A parent that exists but cannot be one: the element itself, or (for a door, window
