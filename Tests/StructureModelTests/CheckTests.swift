@@ -114,6 +114,15 @@ final class CheckTests: XCTestCase {
         onStructure.rooms[0].doors[door].parentIdentifier = own
         XCTAssertEqual(findings([.structure(onStructure)]).map(\.reason),
                        ["its parent \(own.prefix(8))… is one of the structure's own elements, in no room (RoomPlan looks in the door's own room)"])
+        // A wall of no length, in its room and as the structure's copy at the same place: it is
+        // out of range, and its copy lies where it does (it was said to lie 0.00 m apart).
+        var pointWall = building.structure
+        let wallOfNoLength = try XCTUnwrap(pointWall.merged.walls.indices.first { index in pointWall.rooms[0].walls.contains { $0.identifier == pointWall.merged.walls[index].identifier } })
+        let inRoom = try XCTUnwrap(pointWall.rooms[0].walls.firstIndex { $0.identifier == pointWall.merged.walls[wallOfNoLength].identifier })
+        pointWall.merged.walls[wallOfNoLength] = pointWall.rooms[0].walls[inRoom]
+        pointWall.merged.walls[wallOfNoLength].dimensions.x = 0
+        pointWall.rooms[0].walls[inRoom].dimensions.x = 0
+        XCTAssertEqual(Set(findings([.structure(pointWall)]).map(\.kind)).subtracting([.offWall, .wallGap]), [.outOfRange])
         var lifted = building.structure
         lifted.merged.floors[0].transform.translation.y += 3
         XCTAssertEqual(findings([.structure(lifted)]).map(\.kind), [.storyHeight])

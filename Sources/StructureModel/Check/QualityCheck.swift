@@ -632,7 +632,11 @@ extension Workspace {
             let apart: Double?
             switch (mine, theirs) {
             case (.surface(let a), .surface(let b)) where own.kind == .wall:
-                apart = StructureMerger.sameWall(a, b, options) ? nil : b.planSegment.distance(to: a.planSegment.midpoint)
+                // A wall of no length (said as out of range) has no line to lie along: its copy is
+                // judged by where it is (one at the very same place was said to lie 0.00 m apart).
+                let distance = b.planSegment.distance(to: a.planSegment.midpoint)
+                let pointlike = a.planSegment.length == 0 || b.planSegment.length == 0
+                apart = (pointlike ? distance <= options.wallGap : StructureMerger.sameWall(a, b, options)) ? nil : distance
             case (.surface(let a), .surface(let b)) where own.kind != .floor:
                 apart = StructureMerger.sameOpening(a, b, options) ? nil : b.planSegment.midpoint.distance(to: a.planSegment.midpoint)
             case (.object(let a), .object(let b)):
