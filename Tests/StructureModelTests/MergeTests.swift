@@ -340,6 +340,34 @@ final class MergeTests: XCTestCase {
         }
     }
 
+    /// A story of more separate areas than a hex digit counts (rooms not yet aligned) gets a
+    /// floor of its own identifier for each: the floors' identifiers were the survivor's with
+    /// its last hex digit stepped round, so the 17th area's floor had the survivor's own
+    /// identifier and every one after an earlier one's (wb's merge of 40 generated rooms, 21
+    /// areas, was followed by check's "one identifier on 2 elements" for five floors).
+    func testEveryAreaOfAStorysFloorHasAnIdentifierOfItsOwn() throws {
+        let rooms = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 20, stories: 1)).structure.rooms
+        let apart = rooms.enumerated().map { index, room in room.moved(by: RigidMotion(yaw: 0, translation: SIMD3(60 * Double(index), 0, 0))) }
+        let result = StructureMerger.merge(apart)
+        let merged = result.structure.merged
+        XCTAssertEqual(merged.floors.count, 20, "one floor for each area")
+        let floors = merged.floors.map(\.identifier)
+        XCTAssertEqual(Set(floors).count, floors.count, "each floor has an identifier of its own")
+        let others = Set(merged.walls.map(\.identifier) + merged.doors.map(\.identifier) + merged.windows.map(\.identifier)
+                         + merged.openings.map(\.identifier) + merged.objects.map(\.identifier))
+        XCTAssertTrue(others.isDisjoint(with: floors), "and none of another structure-level element")
+        let roomFloors = Set(apart.flatMap { $0.floors.map(\.identifier) })
+        for (index, room) in apart.enumerated() {
+            let own = room.floors[0]
+            let target = try XCTUnwrap(result.provenance[index][.floor]?[own.identifier])
+            let floor = try XCTUnwrap(merged.floors.first { $0.identifier == target })
+            let centre = try XCTUnwrap(own.planPolygon.centroid)
+            XCTAssertTrue(floor.planPolygon.encloses(centre), "room \(index + 1)'s floor stands for its own area's")
+            XCTAssertTrue(target == own.identifier || !roomFloors.contains(target),
+                          "a floor takes no other room's floor's identifier (a reopen links a room's floor by it)")
+        }
+    }
+
     /// A room left where its own session put it lies over the others: the merge says so,
     /// while the building as it stands, and a room merged with a rescan of itself, say nothing.
     func testFloorsOverOneAnotherAreReported() throws {

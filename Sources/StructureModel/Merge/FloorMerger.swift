@@ -16,8 +16,13 @@ enum FloorMerger {
     /// No scanned floor has a corner further from its capture's origin (as `check` says).
     static let farthest = 10_000.0
 
-    static func floors(_ rooms: [CapturedRoom], options: MergeOptions, report: inout MergeReport,
+    static func floors(_ rooms: [CapturedRoom], options: MergeOptions, used: Set<String>, report: inout MergeReport,
                        provenance: inout [[ElementKind: [String: String]]]) -> [Surface] {
+        // What a floor made for an area of its own may not be called: another structure-level
+        // element, or any room's floor (a reopen links a room's floor to the structure-level
+        // one of its identifier), or a floor made before it.
+        var taken = Set(used.map { $0.uppercased() })
+        for room in rooms { for floor in room.floors { taken.insert(floor.identifier.uppercased()) } }
         var byStory: [Int: [Int]] = [:]
         for (index, room) in rooms.enumerated() where !room.floors.isEmpty {
             byStory[room.effectiveStory ?? 0, default: []].append(index)
@@ -79,7 +84,7 @@ enum FloorMerger {
             var identifiers: [String] = []
             for (index, outline) in outlines.enumerated() {
                 var floor = survivor
-                if index != home { floor.identifier = derivedIdentifier(survivor.identifier, index == 0 ? home : index) }
+                if index != home { floor.identifier = freshIdentifier(survivor.identifier, index == 0 ? home : index, taken: &taken) }
                 place(&floor, outline: outline, axis: axis, height: height)
                 floor.story = survivor.story == nil ? nil : story
                 result.append(floor)
@@ -119,6 +124,20 @@ enum FloorMerger {
             Float(centre.x), Float(height), Float(centre.z), 1))
         floor.polygonCorners = outline.map { SIMD3(Float($0.dot(axis) - cx), Float($0.dot(side) - cy), 0) }
         floor.dimensions = SIMD3(Float(xs.max()! - xs.min()!), Float(ys.max()! - ys.min()!), 0)
+    }
+
+    /// An identifier for the floor of a story's `index`-th area, made from the survivor's and
+    /// the same every time: its last hex digit stepped by `index`, and where that is taken (the
+    /// digit comes round again after 16 areas, and a file's identifiers may run in sequence),
+    /// the survivor's last eight digits stepped on until one is free.
+    static func freshIdentifier(_ identifier: String, _ index: Int, taken: inout Set<String>) -> String {
+        var candidate = derivedIdentifier(identifier, index)
+        var step = index
+        while !taken.insert(candidate.uppercased()).inserted {
+            candidate = StructureMerger.offsetIdentifier(identifier, step)
+            step += 1
+        }
+        return candidate
     }
 
     /// A new identifier made from another, the same every time.

@@ -126,7 +126,7 @@ public enum StructureMerger {
         merged.objects = mergeObjects(rooms, options: options, used: &used, report: &report, provenance: &provenance)
         merged.sections = rooms.flatMap(\.sections)
         report.counts[.section] = (merged.sections.count, merged.sections.count)
-        merged.floors = FloorMerger.floors(rooms, options: options, report: &report, provenance: &provenance)
+        merged.floors = FloorMerger.floors(rooms, options: options, used: used, report: &report, provenance: &provenance)
         return MergeResult(structure: CapturedStructure(rooms: rooms, merged: merged), provenance: provenance, report: report)
     }
 
