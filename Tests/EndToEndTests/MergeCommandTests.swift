@@ -196,12 +196,21 @@ final class MergeCommandTests: XCTestCase {
                                // A handle's shape would shadow the handle (export and close took it for room r2).
                                ("--into r2", "--into r2 reads as a handle"),
                                ("--into w17", "--into w17 reads as a handle"),
-                               ("--into ''", "--into takes a name (it names the file NAME.json)")] {
+                               ("--into ''", "--into takes a name (it names the file NAME.json)"),
+                               // Saved as flat.wb.json, the names file of flat.json: a save of flat.json
+                               // replaced the merge result with its names.
+                               ("--into flat.wb", "--into flat.wb would name the file flat.wb.json, a names file's name")] {
             let bad = try Harness.run(["-q", room, "-c", "merge \(option)"])
             XCTAssertEqual(bad.status, 1, option)
             XCTAssertTrue(bad.stderr.contains(said), bad.stderr)
             XCTAssertFalse(bad.stderr.contains("unsaved changes in merged"), "nothing was merged: \(bad.stderr)")
         }
+        // Nor is a structure exported under a names file's name, as a copy is never saved under one.
+        let names = folder.appendingPathComponent("room2.wb.json").path
+        let export = try Harness.run(["-q", room, "-c", "merge", "-c", "export structure \(names)"])
+        XCTAssertEqual(export.status, 1)
+        XCTAssertTrue(export.stderr.contains("is a names file's name (NAME.wb.json goes with NAME.json)"), export.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: names), "nothing was written")
     }
 
     /// Keys wb does not model on a structure's own walls and objects survive a re-merge on the

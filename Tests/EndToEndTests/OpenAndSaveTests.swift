@@ -50,7 +50,7 @@ final class OpenAndSaveTests: XCTestCase {
         for (command, said) in [("save \(notes)", "is not a RoomPlan scan: a copy does not replace it (give another PATH, or save --force"),
                                 ("export structure \(notes)", "or export --force to replace it"),
                                 ("save \(project)", "is not a RoomPlan scan"),
-                                ("export structure \(names)", "is a names file: an export does not replace it"),
+                                ("export structure \(names)", "is a names file's name (NAME.wb.json goes with NAME.json)"),
                                 ("export csv \(names)", "is a names file: an export does not replace it"),
                                 // Another scan is not an earlier copy: a typo lost it.
                                 ("save \(scan)", "is another scan (no element of it is in what is written)"),

@@ -100,6 +100,12 @@ extension Shell {
         guard !name.hasPrefix("."), !name.contains(where: \.isNewline) else {
             throw CommandFailure("--into takes a name that does not start with a dot (it names the file NAME.json)", at: invocation.values["--into"])
         }
+        // Saved as NAME.wb.json, the names file of NAME.json: saving NAME.json with names replaced
+        // the merge result (kept aside as unreadable names), and NAME.json's names read it as theirs.
+        guard !name.hasSuffix(".wb") else {
+            throw CommandFailure("--into \(name) would name the file \(name).json, a names file's name (NAME.wb.json goes with NAME.json): "
+                                 + "choose another name", at: invocation.values["--into"])
+        }
         let tolerance = try invocation.values["--tolerance"].map { try length($0, name: "--tolerance") } ?? 1
         // As `stories --tolerance` takes it.
         guard tolerance > 0 else { throw CommandFailure("--tolerance must be more than 0", at: invocation.values["--tolerance"]) }
@@ -601,6 +607,10 @@ extension Shell {
                                  ? (session.files.isEmpty ? "nothing is open to export"
                                                           : "\(session.files.count) rooms are open; name one (export structure PATH NAME), or merge them first")
                                  : "\(structures.count) structures are open; name one: export structure PATH NAME", at: path)
+        }
+        // A structure written under a names file's name would be taken for one (as `save PATH` refuses it).
+        guard !path.text.hasSuffix(".wb.json") else {
+            throw CommandFailure("\(path.text) is a names file's name (NAME.wb.json goes with NAME.json): give another PATH", at: path)
         }
         var wrapped = false
         if case .room(let room) = document {
