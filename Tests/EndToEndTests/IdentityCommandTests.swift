@@ -329,6 +329,45 @@ final class SaveTargetTests: XCTestCase {
         XCTAssertEqual(rows.first?["name"] as? String, "Den")
     }
 
+    /// A scan named without `.json` (`a`) has the names file of the one named with it
+    /// (`a.wb.json` goes with both `a` and `a.json`). Saving both wrote one's names over the
+    /// other's, and reopening gave `a.json`'s room the name of `a`'s: names are read only by
+    /// the scan they were written for, and a save does not write over another scan's names.
+    func testTwoScansSharingANamesFileNeverTakeOrLoseEachOthersNames() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let withSuffix = try Harness.generatedRoom(in: folder, seed: 21, name: "a.json")
+        let without = try Harness.generatedRoom(in: folder, seed: 22, name: "a")
+        func name(_ path: String) throws -> String? {
+            let result = try Harness.run(["-q", "--json", path, "-c", "ls rooms"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try Harness.jsonArray(result.stdout).first?["name"] as? String
+        }
+        // Named in one session: the save is refused before anything is written.
+        let both = try Harness.run(["-q", withSuffix, without, "-c", "name r1 One", "-c", "name r2 Two", "-c", "save"])
+        XCTAssertEqual(both.status, 1, both.stderr)
+        XCTAssertTrue(both.stderr.contains("\(withSuffix) and \(without) share one names file"), both.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.wb.json").path), "nothing was written")
+        // Named apart: a's save does not write over a.json's names, nor does a read them as its own.
+        XCTAssertEqual(try Harness.run(["-q", withSuffix, "-c", "name r1 One", "-c", "save"]).status, 0)
+        let read = try Harness.run(["-q", without, "-c", "name r1 Two", "-c", "save"])
+        XCTAssertEqual(read.status, 1, read.stderr)
+        XCTAssertTrue(read.stderr.contains("a.wb.json holds the names of a.json"), read.stderr)
+        XCTAssertNil(try name(without), "a's room does not take a.json's name")
+        XCTAssertEqual(try name(withSuffix), "One")
+        // Nor does an export to `c` write its names over those of c.json.
+        let other = try Harness.generatedRoom(in: folder, seed: 23, name: "c.json")
+        XCTAssertEqual(try Harness.run(["-q", other, "-c", "name r1 Three", "-c", "save"]).status, 0)
+        let exported = try Harness.run(["-q", withSuffix, "-c", "export structure \(folder.appendingPathComponent("c").path)"])
+        XCTAssertEqual(exported.status, 1, exported.stderr)
+        XCTAssertTrue(exported.stderr.contains("c.wb.json holds the names of c.json"), exported.stderr)
+        XCTAssertEqual(try name(other), "Three")
+        // With --force, the save replaces them, and they are then a's alone.
+        let forced = try Harness.run(["-q", without, "-c", "name r1 Two", "-c", "save --force"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertEqual(try name(without), "Two")
+        XCTAssertNil(try name(withSuffix), "a.json's room does not take a's name")
+    }
+
     /// An empty path names no file: `save ''`, `open ''`, `export csv ''` and the rest say
     /// so at the word, not "cannot write : no such file or directory" (an adversarial pass).
     func testAnEmptyPathIsSaidToBeEmpty() throws {

@@ -117,6 +117,21 @@ public struct Sidecar: Sendable, Equatable {
         besideName((try? FileIO.linkTarget(of: roomPlanPath)) ?? roomPlanPath)
     }
 
+    /// Another scan whose names these are, when the names file at `sidecarPath` goes with it
+    /// as well as with `scanPath`: a scan named without `.json` (`a`) has the names file of the
+    /// one named with it (`a.wb.json` is both `a`'s and `a.json`'s). Each read the other's
+    /// names as its own (a room took another file's room's name), and each save wrote over
+    /// the other's. Nil when they are `scanPath`'s, or when the scan they name is gone or is
+    /// `scanPath` itself (renamed with its names file, or reached through a link). `fileName`
+    /// is the file the names file says it was written for (`decodeVersioned`).
+    public static func otherScan(named fileName: String?, at sidecarPath: String, than scanPath: String) -> String? {
+        guard let fileName, !fileName.isEmpty, !fileName.contains("/"), fileName != FileIO.baseName(of: scanPath) else { return nil }
+        let folder = FileIO.parentFolder(of: sidecarPath)
+        let other = folder == "." && !sidecarPath.hasPrefix("./") ? fileName : folder.hasSuffix("/") ? folder + fileName : folder + "/" + fileName
+        guard FileIO.isRegularFile(other), !FileIO.sameFile(other, scanPath), FileIO.sameFile(Self.path(for: other), sidecarPath) else { return nil }
+        return other
+    }
+
     /// Where the names file of `roomPlanPath` is, taking the path as it is spelled (before
     /// links were followed, names files of linked scans were written there).
     public static func besideName(_ roomPlanPath: String) -> String {
@@ -417,14 +432,16 @@ public struct Sidecar: Sendable, Equatable {
         try decodeVersioned(bytes).sidecar
     }
 
-    /// `decode`, with the version the file says it is (nil: it says none).
-    public static func decodeVersioned(_ bytes: [UInt8]) throws(RoomPlanDecodeError) -> (sidecar: Sidecar, version: Int?) {
+    /// `decode`, with the version the file says it is (nil: it says none) and the name of the
+    /// RoomPlan file it says it was written for (nil: it says none).
+    public static func decodeVersioned(_ bytes: [UInt8]) throws(RoomPlanDecodeError) -> (sidecar: Sidecar, version: Int?, fileName: String?) {
         do {
             return try withJSONReader(bytes) { reader in
                 var version: Int?
-                let sidecar = try read(&reader, version: &version)
+                var fileName: String?
+                let sidecar = try read(&reader, version: &version, fileName: &fileName)
                 try reader.expectEnd()
-                return (sidecar, version)
+                return (sidecar, version, fileName)
             }
         } catch let error as JSONReadError {
             throw RoomPlanCodec.locate(error, in: bytes)
@@ -436,10 +453,11 @@ public struct Sidecar: Sendable, Equatable {
 
     private static func read(_ reader: inout JSONReader) throws -> Sidecar {
         var version: Int?
-        return try read(&reader, version: &version)
+        var fileName: String?
+        return try read(&reader, version: &version, fileName: &fileName)
     }
 
-    private static func read(_ reader: inout JSONReader, version: inout Int?) throws -> Sidecar {
+    private static func read(_ reader: inout JSONReader, version: inout Int?, fileName: inout String?) throws -> Sidecar {
         var sidecar = Sidecar()
         // Keys, and whether any is wb's: an object of none of them is another program's file of
         // that name, to be kept aside as unreadable, not taken for an empty sidecar and replaced.
@@ -454,6 +472,9 @@ public struct Sidecar: Sendable, Equatable {
                     throw SidecarFormatError(message: "\"contents\" is not SIZE:HASH (\(text))")
                 }
                 sidecar.contents = digest
+            case "file":
+                // (Only a string names a file; anything else is left as it was.)
+                if case .string(let name) = try reader.readValue() { fileName = name }
             case "previous":
                 sidecar.previous = try read(&reader)
             case "links":

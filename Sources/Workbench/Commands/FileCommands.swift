@@ -284,6 +284,19 @@ extension Shell {
         }
     }
 
+    /// Refuses to write `file`'s names over another scan's: a scan named without `.json`
+    /// (`a`) has the names file of the one named with it (`a.wb.json` goes with both `a` and
+    /// `a.json`), and a save of either wrote over the other's names. `--force` replaces them.
+    func checkNamesFileIsItsOwn(_ file: WorkspaceFile, to path: String, force: Bool, at word: Argument) throws {
+        guard !force, writesSidecar(file, to: path) else { return }
+        let sidecarPath = Sidecar.path(for: path)
+        guard let bytes = try? FileIO.read(sidecarPath), let names = try? Sidecar.decodeVersioned(bytes),
+              let other = Sidecar.otherScan(named: names.fileName, at: sidecarPath, than: path) else { return }
+        throw CommandFailure("\(sidecarPath) holds the names of \(FileIO.baseName(of: other)), whose names file it is too "
+                             + "(NAME.wb.json goes with NAME and NAME.json): \(FileIO.baseName(of: path))'s names would replace them "
+                             + "(rename one of the two scans, or save --force to replace them); nothing was written", at: word)
+    }
+
     /// Refuses to overwrite a file someone else changed since wb read it. `save` checks
     /// again under the folder's lock, just before the rename (see `write`).
     func checkUnchangedOnDisk(_ file: WorkspaceFile, force: Bool, at word: Argument) throws {
@@ -371,7 +384,10 @@ extension Shell {
                     that check and the rename are made under a lock on the folder, so of two processes
                     saving one file at once, the second is refused and keeps its edits. The sidecar of
                     names (NAME.wb.json) is written with the file as one save: if either cannot be
-                    written, neither is replaced. Temporary files left by a killed save of the same
+                    written, neither is replaced. A scan named without .json (a) has the names file of the one
+                    named with it (a.wb.json goes with both a and a.json): names are read only by the scan they
+                    were written for, and a save that would replace the other scan's names is refused, unless
+                    --force. Temporary files left by a killed save of the same
                     file are removed. With --dry-run nothing is written; save says what it would have written.
                     In a batch (wb --each), save refuses once a command of the file's script has failed (with -k),
                     so that each file is fixed whole or not at all. In the interactive shell, a save after which
@@ -399,6 +415,7 @@ extension Shell {
                     }
                     if samePlace { try shell.checkUnchangedOnDisk(file, force: force, at: target) }
                     try shell.checkNotWriteProtected(file, to: target.text, force: force, at: target)
+                    try shell.checkNamesFileIsItsOwn(file, to: target.text, force: force, at: target)
                     let written = try shell.write(file, to: target.text, at: target, checkUnchanged: samePlace && !force)
                     if !shell.options.dryRun {
                         if samePlace { shell.session.markSaved(id: file.id, stamp: written.stamp, digest: written.digest) }
@@ -412,9 +429,20 @@ extension Shell {
                     return
                 }
                 try shell.saveStores(force: force, at: invocation.name)
+                var namesFiles: [String: WorkspaceFile] = [:]
                 for file in changed {
                     try shell.checkUnchangedOnDisk(file, force: force, at: invocation.name)
                     try shell.checkNotWriteProtected(file, to: file.path, force: force, at: invocation.name)
+                    try shell.checkNamesFileIsItsOwn(file, to: file.path, force: force, at: invocation.name)
+                    // Two files of one names file (a.json and a): the second's names replaced the first's.
+                    guard !force, shell.writesSidecar(file, to: file.path) else { continue }
+                    let names = Sidecar.path(for: file.path)
+                    if let first = namesFiles.first(where: { FileIO.sameFile($0.key, names) })?.value {
+                        throw CommandFailure("\(first.path) and \(file.path) share one names file, \(names) (NAME.wb.json goes with NAME "
+                                             + "and NAME.json): one's names would replace the other's (rename one of them, or "
+                                             + "save --force to keep the last one's); nothing was written", at: invocation.name)
+                    }
+                    namesFiles[names] = file
                 }
                 for file in changed {
                     let written = try shell.write(file, to: file.path, at: invocation.name, checkUnchanged: !force)

@@ -93,21 +93,28 @@ public struct Session: Sendable {
         if FileIO.stamp(of: sidecarPath) != nil {
             do {
                 let decoded = try Sidecar.decodeVersioned(try FileIO.read(sidecarPath))
-                let (names, fit) = decoded.sidecar.resolved(for: digest)
-                sidecar = names
-                if let version = decoded.version, version > Sidecar.newestVersion {
-                    warnings.append("\(sidecarPath) was written by a newer wb (version \(version); this one writes \(Sidecar.newestVersion)): "
-                                    + "what this wb knows of it was read; a save keeps a copy of it beside the new one")
-                }
-                switch fit {
-                case .matches, .undated:
-                    break
-                case .interruptedSave:
-                    warnings.append("\(sidecarPath) is from a save of \(FileIO.baseName(of: path)) that was interrupted before the "
-                                    + "file itself was replaced; the names that go with the file as it is were used")
-                case .otherVersion:
-                    warnings.append("\(sidecarPath) was written for another version of \(FileIO.baseName(of: path)) (changed since "
-                                    + "by another program?); its names were matched to rooms by their walls")
+                if let other = Sidecar.otherScan(named: decoded.fileName, at: sidecarPath, than: path) {
+                    // Another scan's names (whose names file this is too) are not this one's.
+                    warnings.append("\(sidecarPath) holds the names of \(FileIO.baseName(of: other)), whose names file it is too "
+                                    + "(NAME.wb.json goes with NAME and NAME.json): they were not read for \(FileIO.baseName(of: path)) "
+                                    + "(rename one of the two scans to keep names for both)")
+                } else {
+                    let (names, fit) = decoded.sidecar.resolved(for: digest)
+                    sidecar = names
+                    if let version = decoded.version, version > Sidecar.newestVersion {
+                        warnings.append("\(sidecarPath) was written by a newer wb (version \(version); this one writes \(Sidecar.newestVersion)): "
+                                        + "what this wb knows of it was read; a save keeps a copy of it beside the new one")
+                    }
+                    switch fit {
+                    case .matches, .undated:
+                        break
+                    case .interruptedSave:
+                        warnings.append("\(sidecarPath) is from a save of \(FileIO.baseName(of: path)) that was interrupted before the "
+                                        + "file itself was replaced; the names that go with the file as it is were used")
+                    case .otherVersion:
+                        warnings.append("\(sidecarPath) was written for another version of \(FileIO.baseName(of: path)) (changed since "
+                                        + "by another program?); its names were matched to rooms by their walls")
+                    }
                 }
             } catch let error as RoomPlanDecodeError {
                 warnings.append("\(sidecarPath):\(error.location.line):\(error.location.column): \(error.message); "
