@@ -402,6 +402,20 @@ final class SpaceSaveTests: XCTestCase {
         XCTAssertTrue(unsaved.stderr.contains("unsaved changes in store were not written"), unsaved.stderr)
     }
 
+    /// A store opened as `.` from inside its folder (or `..` from a folder in it) was named
+    /// "."; it is named by the folder it stands for.
+    func testAStoreOpenedAsDotIsNamedByItsFolder() throws {
+        let store = try writableSampleStore()
+        let inside = try Harness.run([".", "-c", "name sp1 Hall", "-c", "close store --force", "-c", "ls spaces"],
+                                     in: URL(fileURLWithPath: store))
+        XCTAssertEqual(inside.status, 0, inside.stderr)
+        XCTAssertTrue(inside.stderr.contains("closed store"), inside.stderr)
+        let below = URL(fileURLWithPath: store).appendingPathComponent("below")
+        try FileManager.default.createDirectory(at: below, withIntermediateDirectories: true)
+        let up = try Harness.run(["..", "-c", "ls spaces"], in: below)
+        XCTAssertTrue(up.stderr.hasPrefix("store  Hyperbasis store  ("), up.stderr)
+    }
+
     /// One store opened twice (`store` and `./store`, or a link to it) was two copies, each
     /// with its handles, whose saves write the same records; `save --force` of the second put
     /// back what the first had just changed. A file is opened once; a store (folder or

@@ -8,6 +8,12 @@ extension Shell {
         // `close store` found nothing. The slashes at the end say nothing more.
         var path = path
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        // `wb .` inside the store's folder (or `..` below it) named the store "." (its last
+        // component), and a session's journal beside it "..wb-journal": such a path is named by
+        // the folder it stands for.
+        if ["." , ".."].contains((path as NSString).lastPathComponent) {
+            path = URL(fileURLWithPath: path).standardizedFileURL.path
+        }
         try refuseStoreOpenTwice(path)
         let store: HyperbasisStore
         do {
