@@ -189,7 +189,13 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertEqual(story["floorArea"] as! Double, before["floorArea"] as! Double, accuracy: 0.001)
         let text = try Harness.run(["-q"] + rooms + ["-c", "merge", "-c", "stats"])
         XCTAssertTrue(text.stdout.contains("total: 4 rooms,"), text.stdout)
-        XCTAssertTrue(text.stdout.contains("(4 rows are rooms open twice"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("(4 rows are rooms open twice, in a file of their own and nested in a structure"), text.stdout)
+        // One scan and a copy of it, no structure open: counted once, and not said to be nested.
+        let copy = out.appendingPathComponent("copy.json").path
+        try FileManager.default.copyItem(atPath: rooms[0], toPath: copy)
+        let copied = try Harness.run(["-q", rooms[0], copy, "-c", "stats"])
+        XCTAssertTrue(copied.stdout.contains("total: 1 room,"), copied.stdout)
+        XCTAssertTrue(copied.stdout.contains("(1 row is a room open twice, the same scan in two files: counted once)"), copied.stdout)
     }
 
     func testExpressionErrorsAreLocated() throws {

@@ -163,8 +163,11 @@ extension Shell {
             + "walls \(readable(total.wall, digits: 2)) m² net, perimeter \(readable(total.perimeter, digits: 2)) m\n"
         if distinct.count < stats.count {
             let twice = stats.count - distinct.count
-            text += "(\(twice) row\(twice == 1 ? " is a room" : "s are rooms") open twice, in a file of \(twice == 1 ? "its" : "their") own and nested in a structure: "
-                + "counted once)\n"
+            // (With no structure open, the twice-open room is one scan in two files, a copy of it:
+            // it was said to be nested in a structure.)
+            let how = structures.isEmpty ? "the same scan in two files"
+                : "in a file of \(twice == 1 ? "its" : "their") own and nested in a structure, or the same scan in two files"
+            text += "(\(twice) row\(twice == 1 ? " is a room" : "s are rooms") open twice, \(how): counted once)\n"
         }
         text += "objects by category: \(counts(total.categories))\n"
         text += "everything by confidence: \(counts(total.confidences))\n"
