@@ -662,8 +662,7 @@ extension Shell {
         try checkNotOpen(Argument(text: sidecarPath, location: path.location), by: "an export's names")
         try checkReplaceable(path, writing: document, force: exportReplaces.force, by: "export")
         // (Another scan's names, whose names file this is too, are not replaced without --force.)
-        if !exportReplaces.force, let bytes = try? FileIO.read(sidecarPath), let onDisk = try? Sidecar.decodeVersioned(bytes),
-           let other = Sidecar.otherScan(named: onDisk.fileName, at: sidecarPath, than: path.text) {
+        if !exportReplaces.force, let other = otherScanOfNamesFile(sidecarPath, than: path.text) {
             throw CommandFailure("\(sidecarPath) holds the names of \(FileIO.baseName(of: other)), whose names file it is too "
                                  + "(NAME.wb.json goes with NAME and NAME.json): the export's names would replace them "
                                  + "(give another PATH, or export --force to replace them); nothing was written", at: path)

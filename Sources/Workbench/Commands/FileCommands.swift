@@ -284,14 +284,20 @@ extension Shell {
         }
     }
 
+    /// The other scan whose names the names file at `sidecarPath` holds, when it holds them
+    /// for another scan than `path` (see `Sidecar.otherScan`); nil when it holds none or `path`'s.
+    func otherScanOfNamesFile(_ sidecarPath: String, than path: String) -> String? {
+        guard let bytes = try? FileIO.read(sidecarPath), let names = try? Sidecar.decodeVersioned(bytes) else { return nil }
+        return Sidecar.otherScan(named: names.fileName, at: sidecarPath, than: path)
+    }
+
     /// Refuses to write `file`'s names over another scan's: a scan named without `.json`
     /// (`a`) has the names file of the one named with it (`a.wb.json` goes with both `a` and
     /// `a.json`), and a save of either wrote over the other's names. `--force` replaces them.
     func checkNamesFileIsItsOwn(_ file: WorkspaceFile, to path: String, force: Bool, at word: Argument) throws {
         guard !force, writesSidecar(file, to: path) else { return }
         let sidecarPath = Sidecar.path(for: path)
-        guard let bytes = try? FileIO.read(sidecarPath), let names = try? Sidecar.decodeVersioned(bytes),
-              let other = Sidecar.otherScan(named: names.fileName, at: sidecarPath, than: path) else { return }
+        guard let other = otherScanOfNamesFile(sidecarPath, than: path) else { return }
         throw CommandFailure("\(sidecarPath) holds the names of \(FileIO.baseName(of: other)), whose names file it is too "
                              + "(NAME.wb.json goes with NAME and NAME.json): \(FileIO.baseName(of: path))'s names would replace them "
                              + "(rename one of the two scans, or save --force to replace them); nothing was written", at: word)

@@ -11,7 +11,7 @@ extension Shell {
         // `wb .` inside the store's folder (or `..` below it) named the store "." (its last
         // component), and a session's journal beside it "..wb-journal": such a path is named by
         // the folder it stands for.
-        if ["." , ".."].contains((path as NSString).lastPathComponent) {
+        if [".", ".."].contains((path as NSString).lastPathComponent) {
             path = URL(fileURLWithPath: path).standardizedFileURL.path
         }
         try refuseStoreOpenTwice(path)
