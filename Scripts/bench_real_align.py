@@ -156,6 +156,9 @@ if len(rooms) < 2:
 
 wall_lines = [outline(room) for _, room in rooms]
 totals = {"right": 0, "across": 0, "wrong": 0, "kept": 0, "left": 0}
+# With SESSIONS, the same split by session: the first session's other rooms lie in the first
+# room's frame already (wb is to find them in place), the moved sessions' rooms are to be searched for.
+by_session = {"first": dict.fromkeys(totals, 0), "moved": dict.fromkeys(totals, 0)}
 misses = []
 stayed_moved = []
 run_stayed = 0
@@ -241,6 +244,7 @@ try:
                 kind = "wrong"
                 misses.append((metres, turn))
             totals[kind] += 1
+            by_session["moved" if sessions >= 2 and session[rank] > 0 else "first"][kind] += 1
             letters += kind[0].upper() if sessions >= 2 and session[rank] > 0 else kind[0]
         run_stayed += len(stayed)
         print(f"run {run + 1:2d} (first room {rooms[first][0]}): {letters}", flush=True)
@@ -248,6 +252,12 @@ finally:
     shutil.rmtree(scratch, ignore_errors=True)
 count = sum(totals.values())
 print("rooms: " + ", ".join(f"{k} {100 * v / count:.1f} %" for k, v in totals.items()) + f" (of {count})")
+if sessions >= 2:
+    for part, label in (("first", "the first session's other rooms"), ("moved", "the moved sessions' rooms")):
+        part_count = sum(by_session[part].values())
+        if part_count:
+            print(f"  of them {label}: " + ", ".join(f"{k} {100 * v / part_count:.1f} %" for k, v in by_session[part].items())
+                  + f" (of {part_count})")
 if origin == "stay":
     # Rooms that stayed where they belong (printed "."), and those wb moved off it ("!").
     print(f"stayed: {run_stayed} rooms, moved off their place {len(stayed_moved)}"
