@@ -445,14 +445,29 @@ final class CheckTests: XCTestCase {
         onObject.windows[0].parentIdentifier = onObject.objects[0].identifier
         XCTAssertEqual(findings([.room(onObject)]).map(\.reason), ["its parent is a \(onObject.objects[0].category.name) (object), not a wall"])
         var loop = cleanRoom()
-        loop.walls[0].parentIdentifier = loop.walls[1].identifier
-        loop.walls[1].parentIdentifier = loop.walls[0].identifier
+        var chair = loop.objects[0]
+        chair.identifier = id()
+        loop.objects.append(chair)
+        loop.objects[0].parentIdentifier = loop.objects[1].identifier
+        loop.objects[1].parentIdentifier = loop.objects[0].identifier
         let looped = findings([.room(loop)])
         XCTAssertEqual(looped.map(\.reason), ["their parents lead round in a loop (2 elements)"])
         XCTAssertEqual(looped.first?.elements.count, 2)
         var chain = cleanRoom()
-        chain.walls[0].parentIdentifier = chain.walls[1].identifier
-        XCTAssertEqual(kinds(chain), [], "a parent that is sound is no finding")
+        chain.objects.append(chair)
+        chain.objects[1].parentIdentifier = chain.objects[0].identifier
+        XCTAssertFalse(kinds(chain).contains(.danglingParent), "a parent that is sound (an object on an object) is no finding")
+        // A wall hung on another wall, or on a window, passed as sound.
+        var wallOnWall = cleanRoom()
+        wallOnWall.walls[2].parentIdentifier = wallOnWall.walls[3].identifier
+        let hung = findings([.room(wallOnWall)])
+        XCTAssertEqual(hung.map(\.kind), [.danglingParent])
+        XCTAssertEqual(hung.first?.elements.map(\.kind), [.wall, .wall])
+        XCTAssertEqual(hung.map(\.reason), ["its parent is a wall, but a wall hangs on nothing (RoomPlan hangs doors, windows and openings on walls)"])
+        var wallOnWindow = cleanRoom()
+        wallOnWindow.walls[2].parentIdentifier = wallOnWindow.windows[0].identifier
+        XCTAssertEqual(findings([.room(wallOnWindow)]).map(\.reason),
+                       ["its parent is a window, but a wall hangs on nothing (RoomPlan hangs doors, windows and openings on walls)"])
 
         var outside = cleanRoom()
         outside.sections[0].center.x += 9

@@ -478,13 +478,17 @@ extension Workspace {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent \(link.parent.prefix(8))… " + reason))
                 continue
             }
-            // A parent that exists but cannot be one: the element itself, or (for a door, window
-            // or opening, which RoomPlan hangs on walls) something that is not a wall.
+            // A parent that exists but cannot be one: the element itself, (for a door, window
+            // or opening, which RoomPlan hangs on walls) something that is not a wall, or (for a
+            // wall) a wall or what hangs on one: a wall hung on a wall passed as sound.
             if identifierSpellings(link.parent).contains(link.own) {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity], reason: "its parent is itself"))
             } else if [.door, .window, .opening].contains(link.kind), let parent = element[identifier: link.parent], parent.identity.kind != .wall {
                 result.append(Finding(kind: .danglingParent, elements: [link.identity, parent.identity],
                                       reason: "its parent is \(parent.what), not a wall"))
+            } else if link.kind == .wall, let parent = element[identifier: link.parent], [.wall, .door, .window, .opening].contains(parent.identity.kind) {
+                result.append(Finding(kind: .danglingParent, elements: [link.identity, parent.identity],
+                                      reason: "its parent is \(parent.what), but a wall hangs on nothing (RoomPlan hangs doors, windows and openings on walls)"))
             }
         }
         // Parents that lead round in a loop (two objects each the other's parent), once per loop.
