@@ -134,6 +134,25 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try Harness.run(["--color", "never", "--no-pager", "-c", "echo ok"]).stdout, "ok\n")
     }
 
+    /// --dry-run writes no file, and standard output is none: an export to `-` prints what it
+    /// would print (`wb -q --dry-run … -c 'export csv -'` printed nothing at all, and without
+    /// -q only "would write -"), as `ls` does; an export to a file is still only said.
+    func testADryRunExportToStandardOutputPrintsIt() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        for command in ["export csv - walls", "export json - walls", "export structure -", "export usda -", "export svg -", "export ifc -"] {
+            let real = try Harness.run(["-q", room, "-c", command], environment: ["SOURCE_DATE_EPOCH": "0"])
+            let dry = try Harness.run(["-q", "--dry-run", room, "-c", command], environment: ["SOURCE_DATE_EPOCH": "0"])
+            XCTAssertEqual(dry.status, 0, dry.stderr)
+            XCTAssertFalse(real.stdout.isEmpty, command)
+            XCTAssertEqual(dry.stdout, real.stdout, command)
+        }
+        let target = folder.appendingPathComponent("walls.csv").path
+        let said = try Harness.run(["--dry-run", room, "-c", "export csv \(target) walls"])
+        XCTAssertEqual(said.stdout, "")
+        XCTAssertTrue(said.stderr.contains("would write \(target)"), said.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target), "--dry-run wrote nothing")
+    }
+
     func testBatchAndJournalFlagsAreChecked() throws {
         let cases: [([String], String)] = [
             (["--jobs", "0", "--each", "-c", "x", "a"], "--jobs needs a whole number of at least 1, got '0'"),

@@ -636,7 +636,7 @@ extension Shell {
         if let current = names, current.rooms.isEmpty, current.models.isEmpty, !current.hasLinks, !FileIO.isRegularFile(sidecarPath) {
             names = nil
         }
-        if options.dryRun {
+        if options.dryRun && !toOutput {
             try preflightExport(path)
             if names != nil { try preflightExport(Argument(text: sidecarPath, location: path.location)) }
             inform("would write \(what)\(how) to \(path.text) (\(bytes.count) bytes; --dry-run)")

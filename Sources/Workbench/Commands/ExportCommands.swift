@@ -60,7 +60,7 @@ extension Shell {
                     copy (a RoomPlan file with an element of what it writes), the others anything but a RoomPlan scan or a
                     names file; --force replaces it anyway.
                     PATH - (or /dev/stdout) prints what would be written where the format is text: export csv - objects | sort
-                    --dry-run says what would be written, and writes nothing.
+                    --dry-run says what would be written, and writes nothing (an export to - still prints).
                     """,
                 writesFiles: true
             ) { invocation in
@@ -92,7 +92,7 @@ extension Shell {
         case "csv", "json":
             let (_, _, rows) = try listing(rest, defaultKind: .room, requireWhere: false, command: "export", at: invocation.name)
             let text = format.text == "json" ? renderJSON(.array(rows.map(json))) : csv(rows)
-            if options.dryRun {
+            if options.dryRun && !printsToStandardOutput(path) {
                 try preflightExport(path)
                 inform("would write \(path.text) (\(rows.count) rows; --dry-run)")
                 return

@@ -20,7 +20,7 @@ extension Shell {
             options.wallThickness = metres
         }
         let scene = try exportScene(invocation)
-        if self.options.dryRun {
+        if self.options.dryRun && !printsToStandardOutput(path) {
             try preflightExport(path)
             inform("would write \(path.text) (IFC4: \(scene.summary); --dry-run)")
             return

@@ -72,7 +72,7 @@ extension Shell {
         if plan.northSource == "assumed" {
             inform("north: the plan's up direction is taken as 0° (north), as neither --north nor the file gives a bearing")
         }
-        if options.dryRun {
+        if options.dryRun && !toStandardOutput {
             for (target, _) in written { try preflightExport(Argument(text: target, location: path.location, quoted: path.quoted)) }
             for (target, page) in written {
                 inform("would write \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)); --dry-run)")

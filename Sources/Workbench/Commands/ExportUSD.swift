@@ -35,7 +35,7 @@ extension Shell {
         bar.finish()
         for warning in result.warnings { warn(warning) }
         let what = scene.summary(leavingOut: result.omitted) + (options.models.isEmpty ? "" : ", \(options.models.count) model\(options.models.count == 1 ? "" : "s")")
-        if self.options.dryRun {
+        if self.options.dryRun && !printsToStandardOutput(path) {
             try preflightExport(path)
             inform("would write \(path.text) (\(result.bytes.count) bytes: \(what); --dry-run)")
             return

@@ -412,9 +412,13 @@ extension Shell {
         ]
     }
 
-    /// Writes an export to PATH atomically, or to standard output when PATH is `-` or
-    /// `/dev/stdout` (so a listing can be piped; the bytes go out as they are). Returns
-    /// whether it went to standard output.
+    /// Whether an export to PATH prints (`-`, `/dev/stdout`) rather than writes a file. Such an
+    /// export prints under `--dry-run` too: it writes no file, and a dry run of `export csv -`
+    /// printed nothing at all under `-q` (only "would write -" without it).
+    func printsToStandardOutput(_ path: Argument) -> Bool {
+        path.text == "-" || path.text == "/dev/stdout"
+    }
+
     /// What a real export to `path` would refuse, checked for `--dry-run`: an open file or its
     /// names file, a folder, a missing or unwritable folder (a script checked dry then failed).
     func preflightExport(_ path: Argument) throws {
@@ -429,8 +433,11 @@ extension Shell {
         }
     }
 
+    /// Writes an export to PATH atomically, or to standard output when PATH is `-` or
+    /// `/dev/stdout` (so a listing can be piped; the bytes go out as they are). Returns
+    /// whether it went to standard output.
     func export(_ bytes: [UInt8], to path: Argument) throws -> Bool {
-        if path.text == "-" || path.text == "/dev/stdout" {
+        if printsToStandardOutput(path) {
             sink.write(String(decoding: bytes, as: UTF8.self))
             return true
         }

@@ -618,7 +618,7 @@ extension Shell {
         object["worldMapData"] = .string(Data(raw).base64EncodedString())
         var writer = JSONWriter(capacity: raw.count * 4 / 3 + 256, compact: true)
         writer.value(.object(object))
-        if options.dryRun {
+        if options.dryRun && !printsToStandardOutput(words[1]) {
             try preflightExport(words[1])
             inform("would write \(words[1].text) (\(writer.bytes.count) bytes; --dry-run)")
             return
