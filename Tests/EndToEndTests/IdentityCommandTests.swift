@@ -122,6 +122,18 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("shared with other rooms"), result.stderr)
         XCTAssertTrue(result.stderr.contains("no longer agree"), result.stderr)
+        // export structure writes the structure as save does, and says so as save does (it wrote
+        // it without a word, even with the move's note saying that save warns).
+        let exported = folder.appendingPathComponent("exported.json").path
+        let export = try Harness.run(["-q", structurePath, "-c", "move r1 1 0; export structure \(exported)"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stderr.contains("no longer agree with the rooms"), export.stderr)
+        let dry = try Harness.run(["-q", "--dry-run", structurePath, "-c", "move r1 1 0; export structure \(exported)-dry"])
+        XCTAssertTrue(dry.stderr.contains("no longer agree with the rooms"), dry.stderr)
+        // A room of it exported alone is a fresh structure of that room: nothing to say.
+        let one = try Harness.run(["-q", structurePath, "-c", "move r1 1 0; export structure \(exported)-r1.json r1"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertFalse(one.stderr.contains("no longer agree"), one.stderr)
         // Moved back, the structure agrees again: no warning.
         let back = try Harness.run(["-q", structurePath, "-c", "move r1 1 0; move r1 -1 0; save \(out)"])
         XCTAssertEqual(back.status, 0, back.stderr)

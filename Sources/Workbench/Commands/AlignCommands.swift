@@ -636,6 +636,8 @@ extension Shell {
         if let current = names, current.rooms.isEmpty, current.models.isEmpty, !current.hasLinks, !FileIO.isRegularFile(sidecarPath) {
             names = nil
         }
+        // Written as it is, as `save` writes it, and said as `save` says it.
+        if let source, onlyRoom == nil { warnAboutWriting(source) }
         if options.dryRun && !toOutput {
             try preflightExport(path)
             if names != nil { try preflightExport(Argument(text: sidecarPath, location: path.location)) }

@@ -101,15 +101,10 @@ extension Shell {
         }
     }
 
-    /// Writes `file`'s document to `path`, and its names to the sidecar next to it, as one
-    /// save (`FileIO.commit`): both temporary files are written and flushed first, so a
-    /// sidecar that cannot be written (a folder in its place, a full disk) leaves the
-    /// RoomPlan file untouched; then, under the folder's lock, `checkUnchanged` runs and the
-    /// sidecar is renamed into place before the RoomPlan file. The sidecar carries the
-    /// digest of the file it goes with and the names of the file it replaces, so a crash
-    /// between the two renames is found, and undone, when the file is next opened.
-    /// Honours `--dry-run` (then nothing is written and the stamp is nil).
-    func write(_ file: WorkspaceFile, to path: String, at word: Argument, checkUnchanged: Bool = false) throws -> Written {
+    /// What `save` and `export structure` say of a file they write as it is: structure-level
+    /// elements that no longer agree with their rooms, elements whose parent is not there
+    /// (`export structure` wrote such a structure without a word, where `save` warned).
+    func warnAboutWriting(_ file: WorkspaceFile) {
         let disagreeing = session.workspace.structureDisagreements(file: file.id)
         if !disagreeing.isEmpty {
             let handles = disagreeing.compactMap { session.workspace.handles.handle(for: $0) }
@@ -126,6 +121,18 @@ extension Shell {
                  + "that is not there (\(listed)); written as \(dangling.count == 1 ? "it is" : "they are"), "
                  + "the file will open with a warning for each.")
         }
+    }
+
+    /// Writes `file`'s document to `path`, and its names to the sidecar next to it, as one
+    /// save (`FileIO.commit`): both temporary files are written and flushed first, so a
+    /// sidecar that cannot be written (a folder in its place, a full disk) leaves the
+    /// RoomPlan file untouched; then, under the folder's lock, `checkUnchanged` runs and the
+    /// sidecar is renamed into place before the RoomPlan file. The sidecar carries the
+    /// digest of the file it goes with and the names of the file it replaces, so a crash
+    /// between the two renames is found, and undone, when the file is next opened.
+    /// Honours `--dry-run` (then nothing is written and the stamp is nil).
+    func write(_ file: WorkspaceFile, to path: String, at word: Argument, checkUnchanged: Bool = false) throws -> Written {
+        warnAboutWriting(file)
         let size = file.stamp?.size ?? 0
         let bytes: [UInt8]
         do {
