@@ -491,6 +491,27 @@ final class CheckTests: XCTestCase {
         XCTAssertTrue(storyFindings.first?.reason.contains("2.80 m") == true, storyFindings.first?.reason ?? "")
     }
 
+    /// Thousands of copies of one wall stacked in one place (an exporter's loop gone wrong):
+    /// each wall end and each wall asked the grid for its neighbours, which gathered and sorted
+    /// the whole stack every time, so `check` grew with the square of the walls (4,000 walls:
+    /// 3.8 s in a release build, about a minute here). The first wall found touching an end
+    /// answers it now, and a wall's group already holding its neighbours costs no sort.
+    func testAStackOfThousandsOfWallsIsCheckedInTimeNearlyLinear() {
+        var room = cleanRoom()
+        let copy = room.walls[2]
+        for _ in 0..<4_000 {
+            var wall = copy
+            wall.identifier = id()
+            room.walls.append(wall)
+        }
+        let clock = ContinuousClock()
+        var found: [Finding] = []
+        let took = clock.measure { found = findings([.room(room)]) }
+        XCTAssertEqual(found.map(\.kind), [.duplicateWalls])
+        XCTAssertEqual(found.first?.elements.count, 4_001)
+        XCTAssertLessThan(took, .seconds(8), "check of 4,000 stacked walls took \(took)")
+    }
+
     /// Separate room files that align put in one frame are one building: a story that
     /// disagrees with the floor heights is found there too (only a structure's rooms were
     /// checked: stories -5, 7, 0 on one floor passed). Files not known to share a frame are not

@@ -280,15 +280,45 @@ extension Workspace {
 
     private func duplicateWalls(_ file: WorkspaceFile, _ scope: Scope, _ capture: CapturedRoom, _ t: CheckTolerances) -> [Finding] {
         let walls = identities(file, scope, .wall)
-        var grid = PlanGrid<Int>(cellSize: 1)
-        for (index, wall) in capture.walls.enumerated() { grid.insert(index, covering: wall.planSegment.bounds) }
         // Copies of one wall are one finding, however many: a wall stacked 3,000 times gave
         // 4.5 million pairs (18 s, 2.2 GB). A pair already in one group is not measured again.
         var sets = DisjointSets(count: capture.walls.count)
         var widest: [Int: (length: Double, offset: Double)] = [:]
-        for (i, wall) in capture.walls.enumerated() {
+        // Exact copies (one plan segment, one height) are one group at once, and only the first
+        // is compared with the rest, as it would be: the others meet what it meets. Each wall of
+        // a stack of thousands still looked at every other through the grid.
+        var first: [[UInt64]: Int] = [:]
+        var isCopy = [Bool](repeating: false, count: capture.walls.count)
+        for (index, wall) in capture.walls.enumerated() {
+            let (a, height) = (wall.planSegment, wall.heightRange)
+            let key = [a.start.x, a.start.z, a.end.x, a.end.z, height.lowerBound, height.upperBound].map(\.bitPattern)
+            guard let original = first[key] else {
+                first[key] = index
+                continue
+            }
+            let overlap = a.overlap(with: a)
+            guard wall.sharesHeight(with: wall), overlap.angle < 5 * .pi / 180, abs(overlap.offset) < t.duplicateOffset,
+                  overlap.length > t.duplicateOverlap else { continue }
+            sets.union(original, index)
+            widest[sets.find(original)] = (overlap.length, abs(overlap.offset))
+            isCopy[index] = true
+        }
+        var grid = PlanGrid<Int>(cellSize: 1)
+        for (index, wall) in capture.walls.enumerated() where !isCopy[index] { grid.insert(index, covering: wall.planSegment.bounds) }
+        for (i, wall) in capture.walls.enumerated() where !isCopy[i] {
             let a = wall.planSegment
-            for j in grid.elements(intersecting: a.bounds.expanded(by: t.duplicateOffset)) where j > i && wall.sharesHeight(with: capture.walls[j]) {
+            // The walls near it not yet in its group, then measured in order (which pairs are
+            // measured, and so the widest overlap said, depends on it): in a stack, every wall
+            // after the first is in one group already, and costs no sort of the stack.
+            var near: [Int] = []
+            grid.visitUnordered(intersecting: a.bounds.expanded(by: t.duplicateOffset)) { j in
+                if j > i, sets.find(i) != sets.find(j), wall.sharesHeight(with: capture.walls[j]) { near.append(j) }
+                return true
+            }
+            near.sort()
+            var previous = -1
+            for j in near where j != previous {
+                previous = j
                 guard sets.find(i) != sets.find(j) else { continue }
                 let overlap = a.overlap(with: capture.walls[j].planSegment)
                 guard overlap.angle < 5 * .pi / 180, abs(overlap.offset) < t.duplicateOffset, overlap.length > t.duplicateOverlap else { continue }
@@ -320,11 +350,22 @@ extension Workspace {
         var result: [Finding] = []
         for (i, segment) in segments.enumerated() {
             for end in [segment.start, segment.end] {
-                let near = grid.elements(within: t.gapMaximum, of: end).filter { $0 != i && capture.walls[i].sharesHeight(with: capture.walls[$0]) }
-                let distances = near.map { (index: $0, distance: segments[$0].distance(to: end)) }
-                // An end that touches another wall meets it; one that comes close to none but one nearly does.
-                guard !distances.contains(where: { $0.distance < t.gapMinimum }),
-                      let closest = distances.filter({ $0.distance <= t.gapMaximum }).min(by: { $0.distance < $1.distance }) else { continue }
+                // An end that touches another wall meets it; one that comes close to none but one
+                // nearly does (the nearest, the first of equals). The first wall found touching
+                // answers it: an end of a stack of thousands of walls looked at them all.
+                var touches = false
+                var closest: (index: Int, distance: Double)?
+                grid.visitUnordered(intersecting: PlanBounds(min: end, max: end).expanded(by: t.gapMaximum)) { j in
+                    guard j != i, capture.walls[i].sharesHeight(with: capture.walls[j]) else { return true }
+                    let distance = segments[j].distance(to: end)
+                    if distance < t.gapMinimum {
+                        touches = true
+                        return false
+                    }
+                    if distance <= t.gapMaximum, closest.map({ (distance, j) < ($0.distance, $0.index) }) ?? true { closest = (j, distance) }
+                    return true
+                }
+                guard !touches, let closest else { continue }
                 let pair = [min(i, closest.index), max(i, closest.index)]
                 guard reported.insert(pair).inserted else { continue }
                 result.append(Finding(kind: .wallGap, elements: [walls[pair[0]], walls[pair[1]]],

@@ -143,6 +143,31 @@ public struct PlanGrid<Element> {
         visit(PlanBounds(min: point, max: point).expanded(by: radius), where: { $0.distance(to: point) <= radius }, body)
     }
 
+    /// `body` with each element whose bounds share a point with `bounds`, in no set order and
+    /// perhaps more than once (one listed in several cells), until it returns false: for
+    /// questions whose answer neither order nor repeats change (does any wall touch this end?).
+    /// The ordered visits gather and sort every candidate first, so on thousands of walls
+    /// stacked in one place each question cost as much as sorting the stack, and `check` grew
+    /// with the square of the walls however soon the answer was known.
+    public func visitUnordered(intersecting bounds: PlanBounds, _ body: (Element) -> Bool) {
+        guard let range = cellRange(bounds).flatMap(searched), range.count <= occupied else {
+            for entry in entries where entry.bounds.intersects(bounds) {
+                if !body(entry.element) { return }
+            }
+            return
+        }
+        for index in everywhere where entries[index].bounds.intersects(bounds) {
+            if !body(entries[index].element) { return }
+        }
+        for x in range.x where range.count > 0 {
+            for z in range.z {
+                for index in listed(x, z) ?? [] where entries[index].bounds.intersects(bounds) {
+                    if !body(entries[index].element) { return }
+                }
+            }
+        }
+    }
+
     private func visit(_ region: PlanBounds, where accept: (PlanBounds) -> Bool, _ body: (Element) -> Bool) {
         guard let range = cellRange(region).flatMap(searched), range.count <= occupied else {
             // A region wider than the occupied cells: scanning everything is cheaper.
