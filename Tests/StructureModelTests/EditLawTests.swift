@@ -147,6 +147,43 @@ final class EditLawTests: XCTestCase {
         XCTAssertEqual(workspace.files[0].document, original, "restored in the original order, whatever the order of restores")
     }
 
+    /// A room's move, turn or story is also its deleted elements': a wall deleted, the room
+    /// turned and moved, the wall restored, came back where the room had been (29 cm off its
+    /// corner in a real session), and a deleted object of a structure's room came back with
+    /// its structure-level copy where the room had been. Restored, they are where the same
+    /// edits without the delete put them; undone, the graveyard is as it was.
+    func testAnElementDeletedBeforeTheRoomMovesIsRestoredWhereTheRoomNowIs() throws {
+        for structure in [false, true] {
+            let (start, _) = workspace(structure: structure)
+            let r = room(start)
+            let wall = start.handles.order[.wall]!.first { $0.scope == r.scope }!
+            let object = start.handles.order[.object]!.first { $0.scope == r.scope }!
+            let motion = RigidMotion(yaw: 0.9, translation: SIMD3(1.5, 0.25, -2))
+            var moved = start
+            _ = moved.perform(try moved.planMove(room: r, by: motion).changes)
+            _ = moved.perform(try moved.planStory(room: r, story: 3).changes)
+
+            var workspace = start
+            _ = workspace.perform(try workspace.planDelete(wall).changes)
+            _ = workspace.perform(try workspace.planDelete(object).changes)
+            let before = workspace.files[0]
+            var step = workspace.perform(try workspace.planMove(room: r, by: motion).changes)
+            workspace.revert(&step, forward: false)
+            XCTAssertEqual(workspace.files[0].graveyard, before.graveyard, "undo puts the deleted elements back where they were")
+            workspace.revert(&step, forward: true)
+            _ = workspace.perform(try workspace.planStory(room: r, story: 3).changes)
+            _ = workspace.perform(try workspace.planRestore(wall).changes)
+            _ = workspace.perform(try workspace.planRestore(object).changes)
+            XCTAssertEqual(workspace.element(wall), moved.element(wall), "structure: \(structure)")
+            XCTAssertEqual(workspace.element(object), moved.element(object), "structure: \(structure)")
+            if structure {
+                let twin = try XCTUnwrap(moved.twin(of: object))
+                XCTAssertEqual(workspace.element(twin), moved.element(twin), "the structure-level copy came back with the room too")
+            }
+            XCTAssertEqual(workspace.files[0].document, moved.files[0].document, "structure: \(structure)")
+        }
+    }
+
     func testBadEditsAreRefusedAndChangeNothing() throws {
         let (workspace, _) = workspace()
         let r = room(workspace)

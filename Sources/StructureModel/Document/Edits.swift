@@ -69,6 +69,9 @@ extension Workspace {
         if !shared.isEmpty {
             plan.notes.append(Self.sharedNote(shared.count, "no longer match\(shared.count == 1 ? "es" : "") where this room now is"))
         }
+        for buried in deleted(in: identity, of: file) {
+            if let element = file.graveyard[buried] { plan.changes.append(.bury(buried, element.moved(by: motion))) }
+        }
         // The record of where the room's frame lies in its scan session moves with the room, so
         // that it still says where the session puts it: a room placed by it and saved would
         // otherwise be moved by it a second time when opened again.
@@ -101,6 +104,9 @@ extension Workspace {
         for twin in exclusive where element(twin).map({ $0.story != story }) == true {
             plan.changes.append(.story(twin, story))
         }
+        for buried in deleted(in: identity, of: file) {
+            if let element = file.graveyard[buried], element.story != story { plan.changes.append(.bury(buried, element.onStory(story))) }
+        }
         if !shared.isEmpty {
             plan.notes.append(Self.sharedNote(shared.count, "kept \(shared.count == 1 ? "its" : "their") story"))
         }
@@ -110,6 +116,20 @@ extension Workspace {
     static func sharedNote(_ count: Int, _ what: String) -> String {
         "\(count) structure-level element\(count == 1 ? "" : "s") shared with other rooms (a common wall, a floor "
             + "under several rooms) \(what); merge rebuilds them, and save warns until then"
+    }
+
+    /// The deleted elements of a room, and the deleted structure-level elements only it stood
+    /// for: a move or a story of the room is theirs too, so that `restore` puts them back
+    /// where the room now is (a wall deleted before a turn came back where the room had been,
+    /// 29 cm from its corner, its structure-level copy with it). In a fixed order.
+    private func deleted(in room: Identity, of file: WorkspaceFile) -> [Identity] {
+        let own = file.graveyard.keys.filter { $0.scope == room.scope }
+        var twins = Set<Identity>()
+        for buried in own {
+            if let twin = file.links[buried]?.element, file.graveyard[twin] != nil,
+               (file.owners[twin] ?? []).allSatisfy({ $0.scope == room.scope }) { twins.insert(twin) }
+        }
+        return (own + twins).sorted { ($0.scope == .structure ? 1 : 0, $0.kind.rawValue, $0.key) < ($1.scope == .structure ? 1 : 0, $1.kind.rawValue, $1.key) }
     }
 
     /// Structure-level elements that only this room stands for, and those it shares.
@@ -626,5 +646,22 @@ extension WorkspaceFile {
             }
         }
         return false
+    }
+}
+
+extension Element {
+    /// On floor level `story`, as `story ROOM N` puts what is in the room.
+    fileprivate func onStory(_ story: Int) -> Element {
+        switch self {
+        case .surface(var surface):
+            surface.story = story
+            return .surface(surface)
+        case .object(var object):
+            object.story = story
+            return .object(object)
+        case .section(var section):
+            section.story = story
+            return .section(section)
+        }
     }
 }

@@ -24,6 +24,16 @@ extension Section {
     }
 }
 
+extension Element {
+    public func moved(by motion: RigidMotion) -> Element {
+        switch self {
+        case .surface(let surface): return .surface(surface.moved(by: motion))
+        case .object(let object): return .object(object.moved(by: motion))
+        case .section(let section): return .section(section.moved(by: motion))
+        }
+    }
+}
+
 extension CapturedRoom {
     /// Every element moved by the same rigid motion: walls, doors, windows, openings,
     /// floors, objects and section centres. `referenceOriginTransform`, where the room's

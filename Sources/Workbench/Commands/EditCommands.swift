@@ -248,7 +248,8 @@ extension Shell {
                 details: """
                     A structure-level element comes back with the room elements that went with it, and a room's element
                     with the structure-level element it stands for. One put back while its parent is still deleted (a door
-                    whose wall is) points at nothing: a warning names the parent to restore too.
+                    whose wall is) points at nothing: a warning names the parent to restore too. A room moved, turned or put
+                    on another story since takes its deleted elements along: they come back where the room now is.
                     """,
                 edits: true
             ) { invocation in
