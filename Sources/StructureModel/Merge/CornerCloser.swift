@@ -32,26 +32,36 @@ enum CornerCloser {
         for (i, segment) in segments.enumerated() where segment.length > 0.05 {
             for atStart in [true, false] {
                 let end = atStart ? segment.start : segment.end
-                let near = grid.elements(within: gap, of: end).filter { $0 != i && segments[$0].length > 0.05 && walls[i].overlapsInHeight(walls[$0]) }
-                // An end that already touches a wall (a corner, or a collinear neighbour end to end) stays.
-                if near.contains(where: { segments[$0].distance(to: end) < 0.005 }) { continue }
-                var best: (distance: Double, point: PlanPoint)?
-                for j in near {
+                // An end that already touches a wall (a corner, or a collinear neighbour end to end)
+                // stays: the first such wall found answers it (each end of a wall stacked thousands
+                // of times looked at the whole stack). Else the nearest meeting point, the first of
+                // equals by index, whatever order the grid gives the walls in.
+                var touches = false
+                var best: (distance: Double, wall: Int, point: PlanPoint)?
+                grid.visitUnordered(intersecting: PlanBounds(min: end, max: end).expanded(by: gap)) { j in
+                    guard j != i, segments[j].length > 0.05, walls[i].overlapsInHeight(walls[j]) else { return true }
                     let other = segments[j]
+                    if other.distance(to: end) < 0.005 {
+                        touches = true
+                        return false
+                    }
+                    // Within the gap of the end, as the ordered search had it (its bounds within the gap).
+                    guard other.bounds.distance(to: end) <= gap else { return true }
                     let sine = abs(segment.direction.normalized.cross(other.direction.normalized))
-                    guard sine > 0.5, let point = segment.lineIntersection(with: other) else { continue } // 30° or more apart
+                    guard sine > 0.5, let point = segment.lineIntersection(with: other) else { return true } // 30° or more apart
                     let distance = point.distance(to: end)
-                    guard distance <= gap else { continue }
+                    guard distance <= gap else { return true }
                     // The meeting point lies on the other wall, or within the gap beyond its end
                     // (an L corner where both stop short).
                     let t = other.parameter(of: point), reach = gap / other.length
-                    guard t >= -reach, t <= 1 + reach else { continue }
+                    guard t >= -reach, t <= 1 + reach else { return true }
                     // The end moves along its own wall and never past its other end.
                     let along = segment.parameter(of: point)
-                    guard atStart ? along < 0.5 : along > 0.5 else { continue }
-                    if best == nil || distance < best!.distance { best = (distance, point) }
+                    guard atStart ? along < 0.5 : along > 0.5 else { return true }
+                    if best.map({ (distance, j) < ($0.distance, $0.wall) }) ?? true { best = (distance, j, point) }
+                    return true
                 }
-                if let best, best.distance >= 0.005 { moves.append(Move(wall: i, atStart: atStart, to: best.point)) }
+                if !touches, let best, best.distance >= 0.005 { moves.append(Move(wall: i, atStart: atStart, to: best.point)) }
             }
         }
         // Both ends of a wall from where they were, in one change: a wall of negative width (a
