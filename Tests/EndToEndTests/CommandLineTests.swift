@@ -153,6 +153,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "--dry-run wrote nothing")
     }
 
+    /// `check` with nothing open vouches for nothing: it said "no problems found" (`[]` with
+    /// --json) and exited 0, so a script's check passed whatever it was meant to look at.
+    func testCheckWithNothingOpenIsAnError() throws {
+        for flags in [[String](), ["--json"]] {
+            let result = try Harness.run(flags + ["-c", "check"])
+            XCTAssertEqual(result.status, 1, result.stdout)
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertTrue(result.stderr.hasPrefix("wb: -c:1:1: error: nothing is open to check (open a room or structure first)"),
+                          result.stderr)
+        }
+        let closed = try Harness.run(["-q", try Harness.generatedRoom(in: folder), "-c", "check", "-c", "close room", "-c", "check"])
+        XCTAssertEqual(closed.status, 1)
+        XCTAssertEqual(closed.stdout, "", "the room was clean, said only without -q")
+        XCTAssertTrue(closed.stderr.contains("-c:3:1: error: nothing is open to check"), closed.stderr)
+    }
+
     func testBatchAndJournalFlagsAreChecked() throws {
         let cases: [([String], String)] = [
             (["--jobs", "0", "--each", "-c", "x", "a"], "--jobs needs a whole number of at least 1, got '0'"),

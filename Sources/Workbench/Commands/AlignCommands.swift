@@ -804,6 +804,13 @@ extension Shell {
                     """
             ) { invocation in
                 let shell = invocation.shell
+                // With nothing open there is nothing to vouch for: "no problems found" (and `[]`,
+                // exit status 0) passed a script's check whose files never opened.
+                guard !shell.session.files.isEmpty else {
+                    throw CommandFailure("nothing is open to check (open a room or structure first"
+                                         + (shell.session.workspace.stores.isEmpty ? ")" : "; validate SPACE checks a space's world map)"),
+                                         at: invocation.name)
+                }
                 let files = try invocation.positional(0).map { [try shell.fileArgument($0).id] }
                 // Room files that align put in one frame are checked as one building's stories.
                 let findings = shell.session.workspace.check(files: files, together: shell.session.placedRooms)
