@@ -46,6 +46,27 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(rooms, ["r2", "r\(building.captures.count + 2)"], "the merged copy of the room keeps its name")
     }
 
+    /// A merge result written after a room it was merged from was moved or named is without
+    /// that edit: `export structure`, `export svg` and `save` wrote it unsaid (a room moved 2 m
+    /// after `merge --into m` was exported where it had been). Undone, the edit is no edit.
+    func testAMergeResultWrittenAfterItsRoomsWereEditedSaysSo() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 3))
+        let (paths, placing) = try Harness.captures(of: building, in: folder)
+        let out = folder.appendingPathComponent("m-out.json").path
+        let warning = "wb: warning: m was merged before the latest edits of room-02-"
+        for write in ["export structure \(out)", "export svg \(folder.appendingPathComponent("m.svg").path)", "save"] {
+            let stale = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into m", "move r2 2 0", write]).joined(separator: "; ")])
+            XCTAssertEqual(stale.status, 0, stale.stderr)
+            XCTAssertTrue(stale.stderr.contains(warning), "\(write): \(stale.stderr)")
+        }
+        let undone = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into m", "move r2 2 0", "undo", "export structure \(out)"]).joined(separator: "; ")])
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertFalse(undone.stderr.contains("was merged before"), undone.stderr)
+        let fresh = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into m", "export structure \(out)"]).joined(separator: "; ")])
+        XCTAssertFalse(fresh.stderr.contains("was merged before"), fresh.stderr)
+    }
+
     /// With a merged structure open and edited, a bare `merge` merges the open room files, not
     /// that structure, and says so: the new structure lacks the edits (an adversarial pass
     /// exported it as s.json, a deleted refrigerator back). `merge s` says s is a structure and

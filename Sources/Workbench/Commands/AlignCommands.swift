@@ -154,6 +154,9 @@ extension Shell {
             return
         }
         let filesBefore = Set(session.files.map(\.id))
+        // The files merged, as `planMerge` picks them when no room is named.
+        let unmerged = session.files.filter { !$0.madeByMerge }
+        let sources = rooms.isEmpty ? (unmerged.isEmpty ? session.files : unmerged).map(\.id) : rooms.map(\.file)
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
                     + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : "")
@@ -167,7 +170,11 @@ extension Shell {
         // (The file this merge made: a name taken already makes it NAME-2, and an earlier NAME
         // was then warned about as this one.)
         let made = opened ? session.files.filter { !filesBefore.contains($0.id) }.last : nil
-        if let made { mergedStates[made.id] = made.state }
+        if let made {
+            mergedStates[made.id] = made.state
+            mergedFrom[made.id] = Dictionary(sources.compactMap { id in session.workspace.file(id: id).map { (id, $0.state) } },
+                                             uniquingKeysWith: { first, _ in first })
+        }
         if opened && rooms.isEmpty {
             for file in session.files where file.isStructure && file.id != made?.id
                 && (mergedStates[file.id].map { $0 != file.state } ?? file.isModified) {

@@ -150,6 +150,7 @@ extension Shell {
             }
         }
         guard !sources.isEmpty else { throw CommandFailure("nothing is open to export (open a room or structure first)", at: invocation.name) }
+        for source in sources { warnIfBehindItsRooms(source.file) }
         title = FileIO.baseName(of: title)
         if let dot = title.lastIndex(of: "."), dot != title.startIndex { title = String(title[..<dot]) }
 

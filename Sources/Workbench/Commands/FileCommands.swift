@@ -105,6 +105,7 @@ extension Shell {
     /// elements that no longer agree with their rooms, elements whose parent is not there
     /// (`export structure` wrote such a structure without a word, where `save` warned).
     func warnAboutWriting(_ file: WorkspaceFile) {
+        warnIfBehindItsRooms(file)
         let disagreeing = session.workspace.structureDisagreements(file: file.id)
         if !disagreeing.isEmpty {
             let handles = disagreeing.compactMap { session.workspace.handles.handle(for: $0) }
@@ -121,6 +122,17 @@ extension Shell {
                  + "that is not there (\(listed)); written as \(dangling.count == 1 ? "it is" : "they are"), "
                  + "the file will open with a warning for each.")
         }
+    }
+
+    /// A merge result written (saved, exported) after the files it was merged from were edited
+    /// is without those edits: a room moved or named after `merge --into m` was exported in m
+    /// where it had been, unsaid. Undone edits are no edits.
+    func warnIfBehindItsRooms(_ file: WorkspaceFile) {
+        guard let sources = mergedFrom[file.id] else { return }
+        let edited = sources.keys.sorted().compactMap { id in session.workspace.file(id: id).flatMap { $0.state != sources[id] ? $0.name : nil } }
+        guard !edited.isEmpty else { return }
+        warn("\(file.name) was merged before the latest edits of \(edited.joined(separator: ", ")), and is written without them "
+             + "(merge again to carry them into a new structure)")
     }
 
     /// Writes `file`'s document to `path`, and its names to the sidecar next to it, as one

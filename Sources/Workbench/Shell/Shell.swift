@@ -70,6 +70,9 @@ public final class Shell {
     /// The state each structure `merge` made was in when made (by file id): edited since when
     /// its state is another (see `merge`).
     var mergedStates: [Int: Int] = [:]
+    /// The files each structure `merge` made was made from, with the state each was in once
+    /// merged (by the new file's id): one edited since leaves the merge result behind it.
+    var mergedFrom: [Int: [Int: Int]] = [:]
     /// In a batch: claims a path this file's script is about to write, and says why not when
     /// another file of the batch wrote it already (nil: go ahead).
     public var claimWrite: (@Sendable (String) -> String?)?
