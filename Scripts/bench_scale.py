@@ -6,7 +6,9 @@
      the cost of reading a -f script, measured in 3 and 4, stays out of it);
   3. a -f script moving each of 1,000 rooms once, against the same script on stdin;
   4. a 100,000-line script of moves with -f against the same on stdin;
-  5. 1,000 to 3,000 files all named room.json against as many with distinct names.
+  5. 1,000 to 3,000 files all named room.json against as many with distinct names;
+  6. check and merge of a room holding 1,000 and 4,000 copies of one wall (an exporter's loop
+     gone wrong): how their time grows, against the growth of Python's json load of the same.
 
 Every contender runs as a whole process; the contenders of one measure alternate so that
 machine noise hits both, and medians are compared. wb is slow at scale today, so runs are
@@ -357,11 +359,48 @@ def named_alike():
     table[5] = rows
 
 
+# 6. Thousands of walls stacked in one place -----------------------------------------------------
+def stacked_walls():
+    say("6. check and merge of a room with 1,000 and 4,000 copies of one wall stacked in one place")
+    import json
+    import uuid
+    base = json.load(open(room))
+    paths = {}
+    for count in (1000, 4000):
+        copy = json.loads(json.dumps(base))
+        for index in range(count):
+            wall = json.loads(json.dumps(base["walls"][0]))
+            wall["identifier"] = str(uuid.UUID(int=index + 1)).upper()
+            copy["walls"].append(wall)
+        paths[count] = f"{work}/stack-{count}.json"
+        with open(paths[count], "w") as f:
+            json.dump(copy, f)
+    rows = []
+    times = {}
+    for count in (1000, 4000):
+        times[count] = measure({
+            "check": ([wb, "-q", paths[count], "-c", "check"], None, None),
+            "merge": ([wb, "-q", paths[count], "-c", "merge --into m"], None, None),
+            "python": (["python3", "-c", "import json,sys; json.load(open(sys.argv[1]))", paths[count]], None, None),
+        }, 3)
+        say(f"  {count:,} copies: check {seconds(times[count]['check'])}, merge {seconds(times[count]['merge'])}, "
+            f"python load {seconds(times[count]['python'])}")
+    peer = exponent(times[1000]["python"], times[4000]["python"], 1000, 4000)
+    for name in ("check", "merge"):
+        growth = exponent(times[1000][name], times[4000][name], 1000, 4000)
+        say(f"  growth exponent of {name}, 1,000 -> 4,000 walls: {number(growth)} (target <= 1.3; "
+            f"python's load {number(peer)})")
+        rows.append((f"{name} of stacked walls, growth 1k->4k", seconds(times[4000][name]), f"python load {number(peer)}",
+                     number(growth), "<= 1.3", verdict(growth, high=1.3)))
+    table[6] = rows
+
+
 say(f"wb scale benchmark: one run may take {LIMIT:.0f} s, all of it {BUDGET:.0f} s")
 open_and_save()
 each_room()
 long_script()
 named_alike()
+stacked_walls()
 one_move()
 
 say()

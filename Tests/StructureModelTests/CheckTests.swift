@@ -496,7 +496,7 @@ final class CheckTests: XCTestCase {
     /// the whole stack every time, so `check` grew with the square of the walls (4,000 walls:
     /// 3.8 s in a release build, about a minute here). The first wall found touching an end
     /// answers it now, and a wall's group already holding its neighbours costs no sort.
-    func testAStackOfThousandsOfWallsIsCheckedInTimeNearlyLinear() {
+    func testAStackOfThousandsOfWallsIsOneDuplicateFinding() {
         var room = cleanRoom()
         let copy = room.walls[2]
         for _ in 0..<4_000 {
@@ -504,12 +504,11 @@ final class CheckTests: XCTestCase {
             wall.identifier = id()
             room.walls.append(wall)
         }
-        let clock = ContinuousClock()
-        var found: [Finding] = []
-        let took = clock.measure { found = findings([.room(room)]) }
+        // (How its time grows is measured in Scripts/bench-scale.sh, section 6, not here: a
+        // timed unit test says more about the machine than about wb.)
+        let found = findings([.room(room)])
         XCTAssertEqual(found.map(\.kind), [.duplicateWalls])
         XCTAssertEqual(found.first?.elements.count, 4_001)
-        XCTAssertLessThan(took, .seconds(8), "check of 4,000 stacked walls took \(took)")
     }
 
     /// Separate room files that align put in one frame are one building: a story that

@@ -70,7 +70,7 @@ final class MergeTests: XCTestCase {
     /// Thousands of copies of one wall stacked in one place: each wall end asked the grid for
     /// the walls near it, which gathered and sorted the whole stack, though the first copy it
     /// touches says the end stays (4,000 copies: 6 of `merge`'s 7.3 s in a release build).
-    func testCornersCloseBesideThousandsOfStackedWallsInTimeNearlyLinear() throws {
+    func testCornersCloseBesideThousandsOfStackedWalls() throws {
         let room = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 3, noise: 1)).captures[0].room
         var walls = room.walls
         for index in 0..<4_000 {
@@ -79,9 +79,8 @@ final class MergeTests: XCTestCase {
             walls.append(copy)
         }
         let stacked = walls
-        var moved = (ends: 0, longest: 0.0)
-        let took = ContinuousClock().measure { moved = CornerCloser.close(&walls, gap: MergeOptions().cornerGap) }
-        XCTAssertLessThan(took, .seconds(5), "closing corners beside 4,000 stacked walls took \(took)")
+        // (How its time grows is measured in Scripts/bench-scale.sh, section 6, not here.)
+        let moved = CornerCloser.close(&walls, gap: MergeOptions().cornerGap)
         XCTAssertGreaterThan(moved.ends, 2, "the room's other corners still close")
         XCTAssertEqual(Array(walls.suffix(4_000)), Array(stacked.suffix(4_000)), "ends that touch a copy stay")
     }
