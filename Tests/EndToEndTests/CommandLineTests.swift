@@ -169,6 +169,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(closed.stderr.contains("-c:3:1: error: nothing is open to check"), closed.stderr)
     }
 
+    /// `stats` with nothing open printed a table of no rooms, totals 0 m², and exited 0.
+    func testStatsWithNothingOpenIsAnError() throws {
+        let result = try Harness.run(["-c", "stats"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.hasPrefix("wb: -c:1:1: error: nothing is open to count (open a room or structure first)"), result.stderr)
+        let closed = try Harness.run(["-q", try Harness.generatedRoom(in: folder), "-c", "stats", "-c", "close room", "-c", "stats"])
+        XCTAssertEqual(closed.status, 1)
+        XCTAssertTrue(closed.stdout.contains("floor"), "the open room was counted: " + closed.stdout)
+        XCTAssertTrue(closed.stderr.contains("-c:3:1: error: nothing is open to count"), closed.stderr)
+    }
+
     func testBatchAndJournalFlagsAreChecked() throws {
         let cases: [([String], String)] = [
             (["--jobs", "0", "--each", "-c", "x", "a"], "--jobs needs a whole number of at least 1, got '0'"),

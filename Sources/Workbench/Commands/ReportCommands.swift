@@ -76,7 +76,13 @@ extension Shell {
     }
 
     func stats(_ invocation: Invocation) throws {
-        var rooms: [Identity] = session.workspace.handles.order[.room] ?? []
+        // (Handles of closed files stay in the order, never to be reused: only open files' rooms.)
+        var rooms: [Identity] = (session.workspace.handles.order[.room] ?? []).filter { session.workspace.file(id: $0.file) != nil }
+        // An empty table of totals 0 would read as rooms of no area: say there are none.
+        guard !rooms.isEmpty else {
+            throw CommandFailure(session.files.isEmpty ? "nothing is open to count (open a room or structure first)"
+                                                       : "no room is open to count", at: invocation.name)
+        }
         if let word = invocation.positional(0) {
             if let file = session.file(named: word.text) {
                 rooms = rooms.filter { $0.file == file.id }
