@@ -218,6 +218,8 @@ final class MergeCommandTests: XCTestCase {
                                ("--into r2", "--into r2 reads as a handle"),
                                ("--into w17", "--into w17 reads as a handle"),
                                ("--into ''", "--into takes a name (it names the file NAME.json)"),
+                               // Blank: it wrote " .json".
+                               ("--into ' '", "--into takes a name (it names the file NAME.json)"),
                                // Saved as flat.wb.json, the names file of flat.json: a save of flat.json
                                // replaced the merge result with its names.
                                ("--into flat.wb", "--into flat.wb would name the file flat.wb.json, a names file's name")] {

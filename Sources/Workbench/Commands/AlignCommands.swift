@@ -86,7 +86,10 @@ extension Shell {
     func merge(_ invocation: Invocation) throws {
         let rooms = try invocation.positionals.map { try resolve($0, allowed: [.room], what: "ROOM") }
         let name = invocation.values["--into"]?.text ?? "merged"
-        guard !name.isEmpty else { throw CommandFailure("--into takes a name (it names the file NAME.json)", at: invocation.values["--into"]) }
+        // (Blank: `--into " "` wrote a file called " .json", named by nothing a person sees.)
+        guard !name.allSatisfy(\.isWhitespace) else {
+            throw CommandFailure("--into takes a name (it names the file NAME.json)", at: invocation.values["--into"])
+        }
         // A name of a handle's shape (a letter and a number) would shadow the handle: after
         // `merge --into r2`, `export ... r2` and `close r2` took the new structure for room r2.
         if let letter = name.first, letter.isLetter, name.count > 1, name.dropFirst().allSatisfy(\.isASCII), Int(name.dropFirst()) != nil {
