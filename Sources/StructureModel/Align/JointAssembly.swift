@@ -652,20 +652,16 @@ enum JointAssembly {
                 return true
             }
             let (own, _, summary) = contribution(q, at: pose, in: assembly)
-            // Where it lies as opened, beside anchors as opened, fits more than half as well (and
-            // at least as a place must): that may be where its session put it, and the search's
-            // place a look-alike built around it. A generated home with real doorways cut into
-            // three sessions had a hallway of five doors that lay where it belongs in the first
-            // room's frame (not taken in place: its doorways meet 30 cm apart along the wall)
-            // turned about and put 1.6 m along onto the same doors, 26.1 against 18.5 where it lay,
-            // the rooms around it placed to fit. (30 such homes of 5 to 10 rooms, 2 cuts each, in
-            // 2 and 3 sessions, with and without real doorways: only that home changed, its first
-            // session's rooms right (one had been 1.6 m off, one across its wall), another
-            // session's rooms one more right, three fewer across, two more left. Rooms each in a
-            // frame of their own lie where nothing meets them: no other bench changed.)
-            // (Only a place turned or moved further than settling on walls would shift it: a place a
-            // little off where it lies is the same reading, set across its walls, and leaving it
-            // cost a home its neighbours' fit.)
+            // Where it lies as opened, beside anchors as opened, fits more than half as well (and at
+            // least as a place must): that may be where its session put it, and the search's place a
+            // look-alike built around it. Only for a place turned, or moved further than settling on
+            // walls shifts a room: a place a little off is the same reading set across its walls, and
+            // leaving it cost a home its neighbours' fit. (A real-doorway home cut into three
+            // sessions had a first-session hallway, its doorways 30 cm along from the first room's,
+            // turned about and put 1.6 m along onto the same doors, 26.1 against 18.5 where it lay.
+            // 30 homes of 5 to 10 rooms, 2 cuts each, 2 and 3 sessions, with and without real
+            // doorways: only that home changed, its first session now right, another session's
+            // rooms one more right, three fewer across, two more left; no other bench changed.)
             let shifted = AutoAligner.move(infos[q].centre, pose).distance(to: infos[q].centre)
             if asOpened.contains(q), anchors.isSubset(of: asOpened),
                abs(normalizedAngle(pose.yaw)) > 3 * .pi / 180 || shifted > 2 * WallFaces.largestShift {

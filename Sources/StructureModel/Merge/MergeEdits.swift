@@ -10,13 +10,19 @@ extension Workspace {
         case keep
     }
 
+    /// The rooms `merge` takes: those named, or, named none, every open room but the copies a
+    /// merge made this session holds (`merge; merge` merged each room twice); a merge result
+    /// alone is merged again.
+    public func roomsToMerge(_ requested: [Identity]) -> [Identity] {
+        guard requested.isEmpty else { return requested }
+        let sources = files.filter { !$0.madeByMerge }
+        return (sources.isEmpty ? files : sources).flatMap(\.rooms)
+    }
+
     /// The rooms to merge: `rooms`, or every open room when empty.
     public func planMerge(rooms requested: [Identity], into name: String, folder: String, stories: StoryRule = .byHeight(tolerance: 1),
                           options: MergeOptions = MergeOptions()) throws(EditError) -> (EditPlan, MergeReport) {
-        // Named none: every open room, but not the copies a merge made this session holds
-        // (`merge; merge` merged each room twice); a merge result alone is merged again.
-        let sources = files.filter { !$0.madeByMerge }
-        let rooms = requested.isEmpty ? (sources.isEmpty ? files : sources).flatMap(\.rooms) : requested
+        let rooms = roomsToMerge(requested)
         guard !rooms.isEmpty else { throw EditError("nothing to merge: open room files (or a structure) first") }
         var seen = Set<Identity>()
         for room in rooms where !seen.insert(room).inserted {

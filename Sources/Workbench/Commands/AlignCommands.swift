@@ -157,9 +157,8 @@ extension Shell {
             return
         }
         let filesBefore = Set(session.files.map(\.id))
-        // The files merged, as `planMerge` picks them when no room is named.
-        let unmerged = session.files.filter { !$0.madeByMerge }
-        let sources = rooms.isEmpty ? (unmerged.isEmpty ? session.files : unmerged).map(\.id) : rooms.map(\.file)
+        // The files merged (worked out before the merge adds its own).
+        let sources = Set(session.workspace.roomsToMerge(rooms).map(\.file))
         let target = opened ? "new structure \(workspace.shortName(for: name)) (unsaved)" : "the structure's own arrays, rebuilt"
         try perform(plan, text: invocation.text, done: "merged into \(target): " + parts.joined(separator: ", ")
                     + (report.joinedWalls > 0 ? "; \(counted(report.joinedWalls, "wall")) joined from several rooms" : "")
@@ -175,8 +174,7 @@ extension Shell {
         let made = opened ? session.files.filter { !filesBefore.contains($0.id) }.last : nil
         if let made {
             mergedStates[made.id] = made.state
-            mergedFrom[made.id] = Dictionary(sources.compactMap { id in session.workspace.file(id: id).map { (id, $0.state) } },
-                                             uniquingKeysWith: { first, _ in first })
+            mergedFrom[made.id] = Dictionary(uniqueKeysWithValues: sources.compactMap { id in session.workspace.file(id: id).map { (id, $0.state) } })
         }
         if opened && rooms.isEmpty {
             for file in session.files where file.isStructure && file.id != made?.id
