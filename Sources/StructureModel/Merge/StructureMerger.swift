@@ -182,11 +182,28 @@ public enum StructureMerger {
         var longestPart = kind == .wall ? Array(items.indices) : []
         var partSets: [Int] = []
         let reach = kind == .wall ? options.wallGap : options.doorGap
+        let crowded = kind == .wall ? crowdedWalls(items) : []
+        // Where each room's elements of this kind lie: an element that can join nothing of its
+        // own room (a door, or a wall in a stack of copies) and lies near no other room's need
+        // not look for partners (each such look cost as much as the stack).
+        var roomBounds = [PlanBounds?](repeating: nil, count: rooms.count)
+        for item in items { roomBounds[item.room] = roomBounds[item.room].map { $0.union(item.surface.planSegment.bounds) } ?? item.surface.planSegment.bounds }
+        var roomGrid = PlanGrid<Int>(cellSize: 4.0)
+        for (room, bounds) in roomBounds.enumerated() { if let bounds { roomGrid.insert(room, covering: bounds) } }
         for (i, item) in items.enumerated() {
-            for j in grid.elements(intersecting: item.surface.planSegment.bounds.expanded(by: reach)) where j > i {
+            let area = item.surface.planSegment.bounds.expanded(by: reach)
+            if kind != .wall || crowded[i] {
+                var otherRoomNear = false
+                roomGrid.visitUnordered(intersecting: area) { room in
+                    otherRoomNear = room != item.room
+                    return !otherRoomNear
+                }
+                if !otherRoomNear { continue }
+            }
+            for j in grid.elements(intersecting: area) where j > i {
                 guard items[j].room != item.room else {
                     // One room's wall in two parts, the second where the first stops, is one wall.
-                    guard kind == .wall, sets.find(i) != sets.find(j) else { continue }
+                    guard kind == .wall, !crowded[i], !crowded[j], sets.find(i) != sets.find(j) else { continue }
                     let room = item.room
                     func otherEnds(near point: PlanPoint) -> Bool {
                         grid.elements(within: partGap, of: point).contains { k in
@@ -245,6 +262,36 @@ public enum StructureMerger {
         }
         report.counts[kind] = (items.count, result.count)
         return (result, owners)
+    }
+
+    /// Walls that continue no other wall of their room: at each of their ends, two more walls of
+    /// the room end within half `partGap`. Whichever wall it is tried with, one of those two is
+    /// another wall ending within `partGap` of where the pair would meet, which `continues`
+    /// refuses; so the pair need not be tried. Without this, a room of thousands of copies of one
+    /// wall stacked in one place tried every pair of them.
+    static func crowdedWalls(_ items: [Item]) -> [Bool] {
+        var ends = PlanGrid<Int>(cellSize: 0.25)
+        let segments = items.map(\.surface.planSegment)
+        for (index, segment) in segments.enumerated() {
+            ends.insert(2 * index, at: segment.start)
+            ends.insert(2 * index + 1, at: segment.end)
+        }
+        let radius = partGap / 2
+        func crowded(_ index: Int, at point: PlanPoint) -> Bool {
+            // Two distinct walls (a short one may end here twice; a visit may repeat).
+            var first: Int?, second: Int?
+            ends.visitUnordered(intersecting: PlanBounds(min: point, max: point).expanded(by: radius)) { end in
+                let other = end / 2
+                guard other != index, other != first, items[other].room == items[index].room else { return true }
+                let at = end % 2 == 0 ? segments[other].start : segments[other].end
+                if at.distance(to: point) <= radius {
+                    if first == nil { first = other } else { second = other }
+                }
+                return second == nil
+            }
+            return second != nil
+        }
+        return segments.indices.map { crowded($0, at: segments[$0].start) && crowded($0, at: segments[$0].end) }
     }
 
     /// `identifier`, or one derived from it when a structure-level element already has it.
