@@ -153,6 +153,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "--dry-run wrote nothing")
     }
 
+    /// A name or path holding a line break was printed raw in "wrote …", "… is named …" and
+    /// "closed …" lines, so one message read as two (the second looking like a line of wb's own);
+    /// tables already showed it as `\n`. A `--into` name with one was refused as "starting with a dot".
+    func testLineBreaksInNamesAndPathsAreShownNotPrinted() throws {
+        let room = try Harness.generatedRoom(in: folder)
+        let target = folder.appendingPathComponent("x\ny.json").path
+        let csv = folder.appendingPathComponent("c\nd.csv").path
+        let svg = folder.appendingPathComponent("s\nd.svg").path
+        let script = folder.appendingPathComponent("breaks.wb")
+        try [
+            "name r1 \"a\\nb\"", "export csv \"\(csv.replacingOccurrences(of: "\n", with: "\\n"))\" walls",
+            "export svg \"\(svg.replacingOccurrences(of: "\n", with: "\\n"))\"",
+            "save \"\(target.replacingOccurrences(of: "\n", with: "\\n"))\"",
+        ].joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+        let result = try Harness.run([room, "-f", script.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for written in [target, csv, svg] { XCTAssertTrue(FileManager.default.fileExists(atPath: written), written) }
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertTrue(lines.contains("r1 is named \"a\\nb\""), result.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("wrote \(target.replacingOccurrences(of: "\n", with: "\\n")) (") }, result.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("wrote ") && $0.contains(" rows to ") && $0.hasSuffix("c\\nd.csv") }, result.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("wrote ") && $0.contains("s\\nd.svg (") }, result.stderr)
+        XCTAssertFalse(lines.contains { $0.hasPrefix("b\"") || $0.hasPrefix("y.json") || $0.hasPrefix("d.csv") || $0.hasPrefix("d.svg") },
+                       "a line break in a name printed raw: " + result.stderr)
+        let into = try Harness.run(["-q", room, "-c", "merge --into \"m\\nn\""])
+        XCTAssertEqual(into.status, 1)
+        XCTAssertTrue(into.stderr.contains("--into takes a name without line breaks or control characters"), into.stderr)
+    }
+
     /// `check` with nothing open vouches for nothing: it said "no problems found" (`[]` with
     /// --json) and exited 0, so a script's check passed whatever it was meant to look at.
     func testCheckWithNothingOpenIsAnError() throws {

@@ -100,7 +100,10 @@ extension Shell {
             throw CommandFailure("--into takes a name, not a path (export structure PATH writes it anywhere)", at: invocation.values["--into"])
         }
         // `--into .` saved as a hidden "..json".
-        guard !name.hasPrefix("."), !name.contains(where: \.isNewline) else {
+        guard !name.unicodeScalars.contains(where: \.isTerminalControl), !name.contains(where: \.isNewline) else {
+            throw CommandFailure("--into takes a name without line breaks or control characters (it names the file NAME.json)", at: invocation.values["--into"])
+        }
+        guard !name.hasPrefix(".") else {
             throw CommandFailure("--into takes a name that does not start with a dot (it names the file NAME.json)", at: invocation.values["--into"])
         }
         // Saved as NAME.wb.json, the names file of NAME.json: saving NAME.json with names replaced
@@ -649,8 +652,8 @@ extension Shell {
         if options.dryRun && !toOutput {
             try preflightExport(path)
             if names != nil { try preflightExport(Argument(text: sidecarPath, location: path.location)) }
-            inform("would write \(what)\(how) to \(path.text) (\(bytes.count) bytes; --dry-run)")
-            if names != nil { inform("would write \(sidecarPath) (its names; --dry-run)") }
+            inform("would write \(what)\(how) to \(path.text.escapingControls) (\(bytes.count) bytes; --dry-run)")
+            if names != nil { inform("would write \(sidecarPath.escapingControls) (its names; --dry-run)") }
             return
         }
         // A merge result written to its own path: `save` may then replace that file as its own.
@@ -665,7 +668,7 @@ extension Shell {
         guard var names else {
             if try export(bytes, to: path) { return }
             remember()
-            inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes)")
+            inform("wrote \(what)\(how) to \(path.text.escapingControls) (\(bytes.count) bytes)")
             return
         }
         try checkNotOpen(path, by: "an export")
@@ -699,7 +702,7 @@ extension Shell {
         }
         if let keptAside { warn("\(sidecarPath) was one this wb cannot read in full: a copy of it was kept as \(keptAside)") }
         remember()
-        inform("wrote \(what)\(how) to \(path.text) (\(bytes.count) bytes), with \(sidecarPath) beside it")
+        inform("wrote \(what)\(how) to \(path.text.escapingControls) (\(bytes.count) bytes), with \(sidecarPath.escapingControls) beside it")
     }
 
     /// The sidecar that goes with an export of `file` (or of one `room` of it, wrapped as a

@@ -72,7 +72,7 @@ extension Shell {
                 let label = invocation.positionals[1]
                 let plan = try shell.plan({ () throws(EditError) in try shell.session.workspace.planLabel(section: section, label: label.text) },
                                           at: label)
-                try shell.perform(plan, text: invocation.text, done: "\(shell.handleText(section)) is labelled \(label.text)")
+                try shell.perform(plan, text: invocation.text, done: "\(shell.handleText(section)) is labelled \(label.text.escapingControls)")
             },
             CommandSpec(
                 "name",
@@ -94,7 +94,7 @@ extension Shell {
                     try shell.session.workspace.planName(target, name: text)
                 }, at: invocation.positionals[1])
                 try shell.perform(plan, text: invocation.text,
-                                  done: text.isEmpty ? "\(shell.handleText(target)) has no name" : "\(shell.handleText(target)) is named \"\(text)\"")
+                                  done: text.isEmpty ? "\(shell.handleText(target)) has no name" : "\(shell.handleText(target)) is named \"\(text.escapingControls)\"")
             },
             CommandSpec(
                 "story",

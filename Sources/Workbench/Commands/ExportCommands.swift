@@ -94,11 +94,11 @@ extension Shell {
             let text = format.text == "json" ? renderJSON(.array(rows.map(json))) : csv(rows)
             if options.dryRun && !printsToStandardOutput(path) {
                 try preflightExport(path)
-                inform("would write \(path.text) (\(rows.count) rows; --dry-run)")
+                inform("would write \(path.text.escapingControls) (\(rows.count) rows; --dry-run)")
                 return
             }
             if try export(Array(text.utf8), to: path) { return }
-            inform("wrote \(rows.count) rows to \(path.text)")
+            inform("wrote \(rows.count) rows to \(path.text.escapingControls)")
         case "usdz", "usda":
             try exportUSD(invocation, packaged: format.text == "usdz")
         case "svg":

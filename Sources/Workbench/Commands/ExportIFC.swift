@@ -22,7 +22,7 @@ extension Shell {
         let scene = try exportScene(invocation)
         if self.options.dryRun && !printsToStandardOutput(path) {
             try preflightExport(path)
-            inform("would write \(path.text) (IFC4: \(scene.summary); --dry-run)")
+            inform("would write \(path.text.escapingControls) (IFC4: \(scene.summary); --dry-run)")
             return
         }
         let total = scene.stories.reduce(0) { $0 + $1.rooms.count + $1.elements.count }
@@ -33,7 +33,7 @@ extension Shell {
         for warning in result.warnings.prefix(shown) { warn(warning) }
         if result.warnings.count > shown { warn("… and \(result.warnings.count - shown) more like these") }
         if try export(result.bytes, to: path) { return }
-        inform("wrote \(path.text) (IFC4, \(Self.byteSize(result.bytes.count)), \(result.entityCount) entities: \(scene.summary))")
+        inform("wrote \(path.text.escapingControls) (IFC4, \(Self.byteSize(result.bytes.count)), \(result.entityCount) entities: \(scene.summary))")
     }
 
     /// FILE_NAME's time stamp: `SOURCE_DATE_EPOCH` when set (reproducible output, as for

@@ -75,7 +75,7 @@ extension Shell {
         if options.dryRun && !toStandardOutput {
             for (target, _) in written { try preflightExport(Argument(text: target, location: path.location, quoted: path.quoted)) }
             for (target, page) in written {
-                inform("would write \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)); --dry-run)")
+                inform("would write \(target.escapingControls) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)); --dry-run)")
             }
             return
         }
@@ -95,7 +95,7 @@ extension Shell {
         for (target, page) in written {
             let argument = Argument(text: target, location: path.location, quoted: path.quoted)
             if try export(Array(page.text.utf8), to: argument) { continue }
-            inform("wrote \(target) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)))")
+            inform("wrote \(target.escapingControls) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)))")
         }
     }
 

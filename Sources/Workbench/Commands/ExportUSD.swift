@@ -37,11 +37,11 @@ extension Shell {
         let what = scene.summary(leavingOut: result.omitted) + (options.models.isEmpty ? "" : ", \(options.models.count) model\(options.models.count == 1 ? "" : "s")")
         if self.options.dryRun && !printsToStandardOutput(path) {
             try preflightExport(path)
-            inform("would write \(path.text) (\(result.bytes.count) bytes: \(what); --dry-run)")
+            inform("would write \(path.text.escapingControls) (\(result.bytes.count) bytes: \(what); --dry-run)")
             return
         }
         if try export(result.bytes, to: path) { return }
-        inform("wrote \(path.text) (\(result.bytes.count) bytes: \(what))")
+        inform("wrote \(path.text.escapingControls) (\(result.bytes.count) bytes: \(what))")
     }
 
     /// The models attached to the scene's objects, read now; one that cannot be read any

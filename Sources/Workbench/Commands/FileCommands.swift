@@ -95,7 +95,7 @@ extension Shell {
 
         /// "wrote flat.json (1234 bytes)", or what a save that kept the file did.
         func report(_ path: String, sidecar: Bool) -> String {
-            guard kept else { return "wrote \(path) (\(count) bytes)" }
+            guard kept else { return "wrote \(path.escapingControls) (\(count) bytes)" }
             return "kept \(path) as it was (its content is unchanged)"
                 + (sidecar ? "; wrote its names to \(Sidecar.path(for: path))" : "")
         }
@@ -179,8 +179,8 @@ extension Shell {
                 throw CommandFailure("cannot save \(path): \(error.path == path ? "" : "\(error.path): ")\(error.message)", at: word)
             }
             warnHardLinks(hardLinks([path] + (writesSidecar ? [sidecarPath] : [])), wouldBe: true)
-            inform("would write \(path) (\(bytes.count) bytes; --dry-run)")
-            if writesSidecar { inform("would write \(sidecarPath) (\(file.names.count) names; --dry-run)") }
+            inform("would write \(path.escapingControls) (\(bytes.count) bytes; --dry-run)")
+            if writesSidecar { inform("would write \(sidecarPath.escapingControls) (\(file.names.count) names; --dry-run)") }
             return Written(count: bytes.count, stamp: nil, digest: digest)
         }
         var writes: [FileWrite] = []
@@ -379,7 +379,7 @@ extension Shell {
                         throw CommandFailure("\(word.text) has unsaved changes (save it, or close --force)", at: word)
                     }
                     _ = shell.session.closeStore(id: entry.id, text: invocation.text)
-                    shell.inform("closed \(word.text) (undo opens it again)")
+                    shell.inform("closed \(word.text.escapingControls) (undo opens it again)")
                     return
                 }
                 let file = try shell.fileArgument(word)
@@ -387,7 +387,7 @@ extension Shell {
                     throw CommandFailure("\(file.name) has unsaved changes (save it, or close --force)", at: word)
                 }
                 _ = shell.session.close(id: file.id, text: invocation.text)
-                shell.inform("closed \(file.name) (undo opens it again)")
+                shell.inform("closed \(file.name.escapingControls) (undo opens it again)")
             },
             CommandSpec(
                 "save",

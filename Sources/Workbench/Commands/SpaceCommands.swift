@@ -474,7 +474,7 @@ extension Shell {
         let store = storeID(entry.store)
         try performSpaceEdit({ () throws(EditError) in try session.workspace.planRenameSpace(store: store, index: entry.index, name: name) },
                              at: invocation.positionals[1], text: invocation.text,
-                             done: name.isEmpty ? "\(entry.handle) has no name" : "\(entry.handle) is named \"\(name)\"")
+                             done: name.isEmpty ? "\(entry.handle) has no name" : "\(entry.handle) is named \"\(name.escapingControls)\"")
         return true
     }
 
@@ -568,16 +568,16 @@ extension Shell {
                 throw CommandFailure("cannot save \(entry.store.path): \(error.message)", at: word)
             }
             if options.dryRun {
-                for renamed in result.renamed { inform("would rename \(renamed.from) to \(FileIO.baseName(of: renamed.to)) (--dry-run)") }
-                for file in result.written { inform("would write \(file) (--dry-run)") }
+                for renamed in result.renamed { inform("would rename \(renamed.from.escapingControls) to \(FileIO.baseName(of: renamed.to).escapingControls) (--dry-run)") }
+                for file in result.written { inform("would write \(file.escapingControls) (--dry-run)") }
                 if result.events > 0 { inform("would append \(result.events) event\(result.events == 1 ? "" : "s") (--dry-run)") }
                 continue
             }
             session.workspace.markStoreSaved(id: entry.id, as: result.store)
             session.countStoreSave()
             filesWritten += result.written.count + result.renamed.count
-            for renamed in result.renamed { inform("renamed \(renamed.from) to \(FileIO.baseName(of: renamed.to)), the name the SDK looks for") }
-            for file in result.written { inform("wrote \(file)") }
+            for renamed in result.renamed { inform("renamed \(renamed.from.escapingControls) to \(FileIO.baseName(of: renamed.to).escapingControls), the name the SDK looks for") }
+            for file in result.written { inform("wrote \(file.escapingControls)") }
             if result.events > 0 { inform("appended \(result.events) event\(result.events == 1 ? "" : "s") to the event logs") }
         }
     }
@@ -624,6 +624,6 @@ extension Shell {
             return
         }
         if try export(writer.bytes, to: words[1]) { return }
-        inform("wrote \(words[1].text) (\(writer.bytes.count) bytes)")
+        inform("wrote \(words[1].text.escapingControls) (\(writer.bytes.count) bytes)")
     }
 }
