@@ -9,8 +9,8 @@ import StructureModel
 
 /// The paths of a batch, handed out one at a time: first those on the command line, then
 /// the lines of `--files-from` as they are read, so that a list of a million paths (or an
-/// endless `find` on a pipe) is never held whole. Blank lines are skipped; a line's
-/// trailing carriage return is dropped. `--shard` keeps every N-th path of the whole list.
+/// endless `find` on a pipe) is never held whole. Blank lines (nothing, or only spaces and
+/// tabs) are skipped; a line's trailing carriage return is dropped. `--shard` keeps every N-th path of the whole list.
 /// Not thread-safe: the batch's work queue calls it under its lock.
 final class PathSource {
     private var given: [String]
@@ -143,6 +143,9 @@ final class PathSource {
         var bytes = line
         if bytes.last == 0x0D && !keepingReturn { bytes = bytes.dropLast() }
         guard !bytes.isEmpty else { return nil }
+        // A line of spaces and tabs in a list of lines is a blank line (it was a path "   ",
+        // reported as `wb:    : error: no such file`); a NUL-separated list names files exactly.
+        if !keepingReturn, bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
         if let text = String(validating: bytes, as: UTF8.self) { return (text, false) }
         let shown = String(decoding: bytes, as: UTF8.self).unicodeScalars.map { $0 == "\u{FFFD}" ? "?" : String($0) }.joined()
         return (shown, true)
@@ -172,7 +175,7 @@ final class PathSource {
                     if byte == 0 || (!nul && byte == 0x0A) {
                         if lineHasText { all += 1 }
                         lineHasText = false
-                    } else if nul || byte != 0x0D {
+                    } else if nul || (byte != 0x0D && byte != 0x20 && byte != 0x09) {
                         lineHasText = true
                     }
                 }
