@@ -80,6 +80,13 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("wb: warning: s was edited, and this merge of the open room files does not carry its edits "
                                              + "(merge r5 r6 r7 r8 rebuilds s itself)"), result.stderr)
+        // A structure from disk open beside room files is merged with them, its edited rooms
+        // too: it was said not to be.
+        let saved = folder.appendingPathComponent("s.json").path
+        _ = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into s", "export structure \(saved)"]).joined(separator: "; ")])
+        let beside = try Harness.run(["-q", saved, paths[0], "-c", "move r1 0.1 0; merge"])
+        XCTAssertEqual(beside.status, 0, beside.stderr)
+        XCTAssertFalse(beside.stderr.contains("does not carry its edits"), beside.stderr)
         // Unedited, nothing is said.
         let plain = try Harness.run(["-q"] + paths + ["-c", (placing + ["merge --into s", "merge"]).joined(separator: "; ")])
         XCTAssertFalse(plain.stderr.contains("was edited"), plain.stderr)

@@ -180,7 +180,9 @@ extension Shell {
             mergedFrom[made.id] = Dictionary(uniqueKeysWithValues: sources.compactMap { id in session.workspace.file(id: id).map { (id, $0.state) } })
         }
         if opened && rooms.isEmpty {
-            for file in session.files where file.isStructure && file.id != made?.id
+            // (A structure whose rooms were merged too, opened from disk beside room files, is
+            // in the merge with its edited rooms: it was warned about as left out.)
+            for file in session.files where file.isStructure && file.id != made?.id && !sources.contains(file.id)
                 && (mergedStates[file.id].map { $0 != file.state } ?? file.isModified) {
                 let handles = roomHandles(of: file)
                 let again = handles.isEmpty ? "" : " (merge " + handles.joined(separator: " ") + " rebuilds \(file.name) itself)"
