@@ -142,6 +142,12 @@ final class AlignTests: XCTestCase {
         XCTAssertThrowsError(try ManualAlignment.align(room.walls[0], in: room, onto: target.walls[0], in: target)) {
             XCTAssertTrue("\($0)".contains("a wall of no width cannot be aligned"), "\($0)")
         }
+        // A wall 3e38 m away was refused as if its room had no floor and no outline.
+        var far = target.walls[0]
+        far.transform[12] = 3e38
+        XCTAssertThrowsError(try ManualAlignment.align(room.walls[1], in: room, onto: far, in: target)) {
+            XCTAssertTrue("\($0)".contains("the wall of the other room lies 3e+38 m from the origin: its transform is out of any scan's range"), "\($0)")
+        }
     }
 
     func testAnAlignmentIsOneStepThatUndoesToTheBytes() throws {

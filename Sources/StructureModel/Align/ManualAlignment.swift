@@ -36,6 +36,15 @@ public enum ManualAlignment {
             let why = flat.dimensions.x != 0 ? "with no direction (its transform is no rotation)" : "of no width"
             throw EditError("a \(flat.category.name) \(why) cannot be aligned")
         }
+        // A transform out of any scan's range (a wall 3e38 m away) overflows what follows: said
+        // as such, not as a room without a floor.
+        for (element, segment, whose) in [(moving, a, "its"), (target, b, "the other")] {
+            let far = [segment.start, segment.end].map { max(abs($0.x), abs($0.z)) }.max()!
+            guard far.isFinite, far <= Self.farthest else {
+                throw EditError("the \(element.category.name) of \(whose) room lies \(far.isFinite ? String(format: "%.3g m", far) : "infinitely far") "
+                                + "from the origin: its transform is out of any scan's range (check names such elements)")
+            }
+        }
         guard let inA = room.inwardNormal(of: moving) else {
             throw EditError("cannot tell which side of the \(moving.category.name) its room is on (the room has no floor and no outline)")
         }
@@ -54,6 +63,9 @@ public enum ManualAlignment {
         let motion = RigidMotion(yaw: yaw, translation: SIMD3(goal.x - middle.x, rise, goal.z - middle.z))
         return measure(moving.moved(by: motion), against: target, motion: motion)
     }
+
+    /// How far from the origin an element to align may lie, metres: no scan spans 1,000 km.
+    static let farthest = 1e6
 
     /// How a moved element and its partner agree.
     static func measure(_ moved: Surface, against target: Surface, motion: RigidMotion) -> Alignment {
