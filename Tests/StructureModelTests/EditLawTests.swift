@@ -250,4 +250,28 @@ final class EditLawTests: XCTestCase {
         guard case .object(let shelf)? = workspace.element(table) else { return XCTFail() }
         XCTAssertEqual(shelf.attribute("StorageType"), "shelf")
     }
+    /// A door that a newer iOS writes with more in its category's payload
+    /// (`{"door":{"isOpen":false,"swing":"left"}}`) is kept whole, and it is still a door:
+    /// listed open or closed, and opened by `set … open` with the rest of its payload kept.
+    /// (It was listed without its state, `find doors where open = …` missed it, and
+    /// `set d1 open true` said "only doors open" of what `ls doors` called a door.)
+    func testADoorWithMoreInItsPayloadIsStillOpenedAndClosed() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 17, rooms: 4, stories: 1))
+        var room = building.captures[0].room
+        let payload = JSONObject([JSONMember("isOpen", .bool(false)), JSONMember("swing", .string("left"))])
+        room.doors[0].category = SurfaceCategory(json: .object(JSONObject([JSONMember("door", .object(payload))])))
+        var workspace = Workspace()
+        workspace.add(path: "/tmp/x.json", document: .room(room), stamp: nil, diagnostics: [])
+        let door = workspace.handles.order[.door]![0]
+        XCTAssertEqual(workspace.row(for: door)?.isOpen, false)
+
+        _ = workspace.perform(try workspace.planSet(door, field: "open", value: "true").changes)
+        XCTAssertEqual(workspace.row(for: door)?.isOpen, true)
+        guard case .room(let written) = workspace.files[0].document else { return XCTFail("a room") }
+        let opened = JSONObject([JSONMember("isOpen", .bool(true)), JSONMember("swing", .string("left"))])
+        XCTAssertEqual(written.doors[0].category.json, .object(JSONObject([JSONMember("door", .object(opened))])),
+                       "opened, and the payload wb does not know is kept")
+        // Other surfaces still have no such field.
+        XCTAssertThrowsError(try workspace.planSet(workspace.handles.order[.wall]![0], field: "open", value: "true"))
+    }
 }

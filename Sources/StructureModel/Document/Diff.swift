@@ -116,7 +116,7 @@ public enum DocumentDiff {
             if x.parentIdentifier != y.parentIdentifier { parts.append("parent changed") }
         case (.surface(let x), .surface(let y)):
             if x.category != y.category {
-                if case .door(let wasOpen) = x.category, case .door(let isOpen) = y.category {
+                if let wasOpen = x.category.doorIsOpen, let isOpen = y.category.doorIsOpen {
                     parts.append(isOpen ? "opened (was \(wasOpen ? "open" : "closed"))" : "closed")
                 } else {
                     parts.append("category \(x.category.name) → \(y.category.name)")

@@ -367,13 +367,14 @@ extension Workspace {
         case "confidence":
             surface.confidence = try confidence(value)
         case "open":
-            guard case .door = surface.category else { throw EditError("only doors open ('open' is a door's field)") }
-            guard let flag = ["true": true, "false": false, "yes": true, "no": false, "open": true, "closed": false][value.lowercased()] else {
+            guard surface.category.doorIsOpen != nil else { throw EditError("only doors open ('open' is a door's field)") }
+            guard let flag = ["true": true, "false": false, "yes": true, "no": false, "open": true, "closed": false][value.lowercased()],
+                  let opened = surface.category.settingDoorOpen(flag) else {
                 throw EditError("open is true or false, not '\(value)'")
             }
-            surface.category = .door(isOpen: flag)
+            surface.category = opened
         default:
-            let fields = ["confidence"] + ({ if case .door = surface.category { return ["open"] } else { return [] } }())
+            let fields = ["confidence"] + (surface.category.doorIsOpen != nil ? ["open"] : [])
             throw EditError("unknown field '\(field)' for a \(surface.category.name) (its fields: \(fields.joined(separator: ", ")))")
         }
         return surface

@@ -554,7 +554,7 @@ private struct IFCBuilder {
         switch element.body {
         case .surface(let s):
             confidence = s.confidence; parent = s.parentIdentifier; elementStory = s.story
-            if case .door(let isOpen) = s.category { properties.append(("IsOpen", .typed("IFCBOOLEAN", .boolean(isOpen)))) }
+            if let isOpen = s.category.doorIsOpen { properties.append(("IsOpen", .typed("IFCBOOLEAN", .boolean(isOpen)))) }
         case .object(let o):
             confidence = o.confidence; parent = o.parentIdentifier; elementStory = o.story; attributes = o.attributes
         }

@@ -462,7 +462,7 @@ struct USDWriter {
         switch element.body {
         case .surface(let surface):
             if let confidence = surface.confidence { facts.append(("confidence", .text(confidence.name))) }
-            if case .door(let isOpen) = surface.category { facts.append(("isOpen", .bool(isOpen))) }
+            if let isOpen = surface.category.doorIsOpen { facts.append(("isOpen", .bool(isOpen))) }
             if let parent = surface.parentIdentifier { facts.append(("parentIdentifier", .text(parent))) }
         case .object(let object):
             if let confidence = object.confidence { facts.append(("confidence", .text(confidence.name))) }

@@ -134,9 +134,7 @@ extension FloorPlanModel.Story {
                                        thickness: depth > 0 ? depth : nil, inwardNormal: room.inwardNormal(of: wall))
         }
         doors += room.doors.map { door in
-            var isOpen: Bool?
-            if case .door(let open) = door.category { isOpen = open }
-            return FloorPlanModel.Door(segment: door.planSegment, identifier: door.identifier, isOpen: isOpen,
+            FloorPlanModel.Door(segment: door.planSegment, identifier: door.identifier, isOpen: door.category.doorIsOpen,
                                        hostWall: door.parentIdentifier, inwardNormal: room.inwardNormal(of: door))
         }
         func insert(_ surface: Surface) -> FloorPlanModel.Insert {

@@ -207,7 +207,7 @@ extension Workspace {
             row.confidence = surface.confidence
             row.dimensions = surface.dimensions
             row.parentIdentifier = surface.parentIdentifier
-            if case .door(let open) = surface.category { row.isOpen = open }
+            row.isOpen = surface.category.doorIsOpen
             row.area = identity.kind == .floor ? polygonArea(surface.planPolygon) : surface.faceArea
             row.centre = surface.transform.translation
             placeInSection(surface.transform.translation)

@@ -118,6 +118,38 @@ public enum SurfaceCategory: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { name }
+
+    /// Whether a door is open, also for a door a newer iOS writes with more in its payload
+    /// (`{"door":{"isOpen":true,…}}`, kept as `.other`): it is a door all the same. nil for
+    /// anything else.
+    public var doorIsOpen: Bool? {
+        switch self {
+        case .door(let isOpen): return isOpen
+        case .other(let value):
+            guard let payload = Self.doorPayload(value), case .bool(let isOpen)? = payload["isOpen"] else { return nil }
+            return isOpen
+        default: return nil
+        }
+    }
+
+    /// The same door opened or closed, the rest of a newer iOS's payload kept as it was;
+    /// nil when this is not a door.
+    public func settingDoorOpen(_ isOpen: Bool) -> SurfaceCategory? {
+        switch self {
+        case .door: return .door(isOpen: isOpen)
+        case .other(let value):
+            guard doorIsOpen != nil, var payload = Self.doorPayload(value) else { return nil }
+            payload["isOpen"] = .bool(isOpen)
+            return .other(tagged("door", payload))
+        default: return nil
+        }
+    }
+
+    private static func doorPayload(_ value: JSONValue) -> JSONObject? {
+        guard taggedName(value) == "door", case .object(let outer) = value,
+              case .object(let payload) = outer.members[0].value else { return nil }
+        return payload
+    }
 }
 
 /// The 16 object categories of RoomPlan (iOS 16 and 17), plus any newer one as `.other`.

@@ -52,7 +52,7 @@ struct FileSummary {
         self.stories = stories.sorted()
         sectionLabels = contents.sections.map(\.label)
         counts = Self.counts(of: contents)
-        openDoors = contents.doors.filter { if case .door(true) = $0.category { return true } else { return false } }.count
+        openDoors = contents.doors.filter { $0.category.doorIsOpen == true }.count
         objectCategories = contents.objects.map(\.category.name)
         let m = contents.measurements
         floorArea = m.floorArea

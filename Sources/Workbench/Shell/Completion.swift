@@ -146,7 +146,7 @@ extension Shell {
         switch element(named: word) {
         case .object(let object)?: return ["category", "confidence"] + object.category.attributeSchema.map(\.name)
         case .surface(let surface)?:
-            if case .door = surface.category { return ["confidence", "open"] }
+            if surface.category.doorIsOpen != nil { return ["confidence", "open"] }
             return ["confidence"]
         default: return []
         }
