@@ -386,6 +386,16 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(findings([.room(bowtie)]).map(\.reason), ["a wall whose outline (polygonCorners) crosses itself: no scan gives that (corners out of order in the file?)"])
         bowtie.walls[3].polygonCorners = [SIMD3(-bw, -bh, 0), SIMD3(bw, -bh, 0), SIMD3(bw, bh, 0), SIMD3(-bw, bh, 0)]
         XCTAssertEqual(kinds(bowtie), [], "the same corners in order")
+        // A floor outline that encloses nothing, or crosses itself, is said too (it gave 0 m²
+        // and "no floor" to align, without a finding).
+        for (corners, why) in [([SIMD3<Float>(0, 0, 0), SIMD3(1, 0, 0), SIMD3(2, 0, 0), SIMD3(3, 0, 0)], "encloses no area"),
+                               ([SIMD3<Float>(0, 0, 0), SIMD3(4, 0, 0)], "encloses no area"),
+                               ([SIMD3<Float>(0, 0, 0), SIMD3(1, 1, 0), SIMD3(1, 0, 0), SIMD3(0, 1.5, 0)], "crosses itself")] {
+            var flat = cleanRoom()
+            flat.floors[0].polygonCorners = corners
+            XCTAssertEqual(findings([.room(flat)]).filter { $0.kind == .outOfRange }.map(\.reason),
+                           ["a floor whose outline (polygonCorners) \(why): no scan gives that (corners out of order in the file?)"])
+        }
         // A wall with no direction (its rotation zeroed) or of width 0 said "no problems found".
         var pointless = cleanRoom()
         for k in 0..<12 { pointless.walls[3].transform[k] = 0 }

@@ -186,6 +186,17 @@ extension Workspace {
                     result.append(Finding(kind: .outOfRange, elements: [ids[index]],
                                           reason: "a wall whose outline (polygonCorners) crosses itself: no scan gives that "
                                               + "(corners out of order in the file?)"))
+                } else if kind == .floor, let corners = surface.polygonCorners, !corners.isEmpty, corners.count <= 4096 {
+                    // A floor whose corners enclose nothing (all on one line, or a bow tie whose
+                    // halves cancel) gave 0 m² in stats, objects "outside" it, and `align using`
+                    // "the room has no floor", said of nothing.
+                    let ring = corners.map { SIMD2(Double($0.x), Double($0.y)) }
+                    let area = abs(polygonArea(ring.map { PlanPoint(x: $0.x, z: $0.y) }))
+                    if area < 0.01 || (corners.count <= 256 && USDMesh.crossesItself(ring)) {
+                        result.append(Finding(kind: .outOfRange, elements: [ids[index]],
+                                              reason: "a floor whose outline (polygonCorners) " + (area < 0.01 ? "encloses no area" : "crosses itself")
+                                                  + ": no scan gives that (corners out of order in the file?)"))
+                    }
                 }
             }
         }
