@@ -109,11 +109,15 @@ final class JournalTests: XCTestCase {
         journal = folder.appendingPathComponent(".room.json.wb-journal").path
     }
 
-    private func session(_ steps: [String], flags: [String] = []) throws -> (out: String, status: Any?) {
+    /// `fileSizeLimit`: wb runs under `ulimit -f` of that many blocks (0: no file can grow).
+    private func session(_ steps: [String], flags: [String] = [], fileSizeLimit: Int? = nil) throws -> (out: String, status: Any?) {
         let encoded = String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
         let extra = String(decoding: try JSONSerialization.data(withJSONObject: flags), as: UTF8.self)
-        let result = try Harness.run(["-c", Self.driver, Harness.wb.path, room, folder.appendingPathComponent("history").path, encoded, extra],
-                                     executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        let arguments = [Self.driver, Harness.wb.path, room, folder.appendingPathComponent("history").path, encoded, extra]
+        let result = try fileSizeLimit.map { limit in
+            try Harness.run(["-c", "ulimit -f \(limit) && exec /usr/bin/python3 -c \"$0\" \"$@\""] + arguments,
+                            executable: URL(fileURLWithPath: "/bin/sh"))
+        } ?? Harness.run(["-c"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/python3"))
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let out = report["out"] as? String ?? ""
@@ -280,6 +284,19 @@ final class JournalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: journal))
         _ = try session(["move r1 1 0", "KILL"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: journal), "without --dry-run there is one")
+    }
+
+    /// A journal whose header could not be written (a full disk, a file-size limit) is not left
+    /// behind empty: every later session took such a file for a crashed session's journal it
+    /// could not read, and kept no journal of its own until someone removed it.
+    func testAJournalThatCouldNotBeStartedIsNotLeftBehind() throws {
+        let starved = try session(["move r1 1 0", "KILL"], fileSizeLimit: 0)
+        XCTAssertTrue(starved.out.contains("this session keeps no crash journal: cannot write"), starved.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal), "no empty journal left")
+        let next = try session(["move r1 1 0", "KILL"])
+        XCTAssertFalse(next.out.contains("keeps no crash journal"), next.out)
+        let recorded = try String(contentsOfFile: journal, encoding: .utf8)
+        XCTAssertTrue(recorded.contains("\"text\":\"move r1 1 0\""), "the next session keeps one: \(recorded)")
     }
 
     func testAnInteractiveStartAsksAndAYesReplays() throws {

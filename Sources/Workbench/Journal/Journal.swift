@@ -83,7 +83,15 @@ final class Journal {
             throw FileError(path: path, message: "is in use by another wb")
         }
         let journal = Journal(path: path, fd: fd)
-        try journal.writeHeader(JournalHeader(shell: shell))
+        do {
+            try journal.writeHeader(JournalHeader(shell: shell))
+        } catch {
+            // Left empty or torn (a full disk, a file-size limit), it would be taken by every
+            // later session for a crashed one's journal it cannot read, and keep them from
+            // having one of their own: this session made it, so it takes it away.
+            journal.remove()
+            throw error
+        }
         journal.savesAtStart = shell.session.saves
         return journal
     }
