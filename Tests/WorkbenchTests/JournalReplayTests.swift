@@ -82,6 +82,42 @@ final class JournalReplayTests: XCTestCase {
         start.replayed?.remove()
     }
 
+    /// A journal entry lost to a full disk stops the journal there, and the person is told: the
+    /// commands after it, written once there was room again, were replayed without it, and
+    /// recovery gave (and saved) a document the session never had, saying nothing.
+    func testAJournalThatLostAnEntryStopsThereAndSaysSo() throws {
+        let (live, _) = interactiveShell()
+        live.run(script: "move r1 1 0", source: "-")
+        live.journalCheckpoint()
+        let beforeTheLoss = try state(live)
+        // The journal's descriptor writes to /dev/full (ENOSPC) for one command.
+        let journalPath = try XCTUnwrap(realpath(folder, nil).map { p in defer { free(p) }; return String(cString: p) }) + "/.room.json.wb-journal"
+        let fd: Int32 = try XCTUnwrap((Int32(0)..<1024).first { fd -> Bool in
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+            return count > 0 && String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == journalPath
+        }, "the journal's descriptor")
+        let kept = dup(fd), full = open("/dev/full", O_WRONLY)
+        XCTAssertEqual(dup2(full, fd), fd)
+        live.run(script: "rotate r1 90", source: "-")
+        live.journalCheckpoint()
+        XCTAssertEqual(dup2(kept, fd), fd)
+        close(kept)
+        close(full)
+        live.run(script: "move r1 0 2", source: "-")
+        live.journalCheckpoint()
+        let errors = ((live.output as? TerminalSafeOutput)?.base as? BufferedOutput)?.standardError ?? ""
+        XCTAssertTrue(errors.contains("the crash journal") && errors.contains("cannot be written (no space left on the device)"), errors)
+        live.journal?.close()
+
+        let (recovered, start) = interactiveShell(recover: true)
+        XCTAssertNotNil(start.replayed)
+        let got = try state(recovered)
+        XCTAssertTrue(got.0 == beforeTheLoss.0, "the session as it was when the journal stopped, not the later move without the turn")
+        XCTAssertEqual(got.1, beforeTheLoss.1)
+        start.replayed?.remove()
+    }
+
     /// After a save the journal starts from the saved file; an undo of a step from before
     /// the save cannot be replayed from it, and recovery says so instead of guessing.
     func testAnUndoPastTheLastSaveIsRefusedNotGuessed() throws {

@@ -46,6 +46,11 @@ final class Journal {
     private var undoFloor = 0
     private var redoFloor = 0
     private var unreplayable = false
+    /// Why an entry could not be written (a full disk), once one could not. Nothing more is
+    /// appended then: a replay gives the session as it was up to there, never the commands
+    /// after a missing one run on top of a document that lacks it.
+    private var writeFailure: Int32?
+    private var writeFailureSaid = false
 
     /// Commands that never change the session: not recorded. Everything else is, so a
     /// command added later is recorded (and replayed) unless it is named here.
@@ -83,14 +88,12 @@ final class Journal {
             throw FileError(path: path, message: "is in use by another wb")
         }
         let journal = Journal(path: path, fd: fd)
-        do {
-            try journal.writeHeader(JournalHeader(shell: shell))
-        } catch {
+        if let code = journal.writeHeader(JournalHeader(shell: shell)) {
             // Left empty or torn (a full disk, a file-size limit), it would be taken by every
             // later session for a crashed one's journal it cannot read, and keep them from
             // having one of their own: this session made it, so it takes it away.
             journal.remove()
-            throw error
+            throw FileError(path: path, message: FileIO.describe(errno: code))
         }
         journal.savesAtStart = shell.session.saves
         return journal
@@ -107,22 +110,36 @@ final class Journal {
         return journal
     }
 
-    private func writeHeader(_ header: JournalHeader) throws(FileError) {
-        if let code = FileIO.writeAll(fd, Array((header.json + "\n").utf8)) {
-            throw FileError(path: path, message: FileIO.describe(errno: code))
-        }
+    /// The errno when the header could not be written, else nil.
+    private func writeHeader(_ header: JournalHeader) -> Int32? {
+        if let code = FileIO.writeAll(fd, Array((header.json + "\n").utf8)) { return code }
         // Not flushed now: a journal of no commands has nothing to lose, and on a busy disk a
         // flush can hold the first prompt back for seconds. The first prompt after a command
         // flushes it with that command.
         unsynced = true
+        return nil
     }
 
     private func append(_ line: String) {
-        // A journal that cannot be written (a full disk) must not stop the person's work;
-        // what it lacks is what a crash would lose, as without a journal.
-        FileIO.writeAll(fd, Array((line + "\n").utf8))
+        // A journal that cannot be written (a full disk) must not stop the person's work; it
+        // stops at the first entry it lost, and the person is told (`takeWriteFailure`). (It
+        // went on: a command lost on a full disk was left out of the replay and the commands
+        // after it, written once there was room again, were replayed without it, silently.)
+        guard writeFailure == nil else { return }
+        if let code = FileIO.writeAll(fd, Array((line + "\n").utf8)) {
+            writeFailure = code
+            return
+        }
         entryCount += 1
         unsynced = true
+    }
+
+    /// Once, after the journal stopped: what to tell the person.
+    func takeWriteFailure() -> String? {
+        guard let code = writeFailure, !writeFailureSaid else { return nil }
+        writeFailureSaid = true
+        return "the crash journal \(path) cannot be written (\(FileIO.describe(errno: code))): if wb is killed now, "
+            + "the edits since its last entry are lost (a save keeps them, and starts the journal again)"
     }
 
     /// Records a command about to run, as it was bound.
@@ -150,7 +167,8 @@ final class Journal {
     func restart(from shell: Shell) {
         _ = ftruncate(fd, 0)
         entryCount = 0
-        try? writeHeader(JournalHeader(shell: shell))
+        writeFailureSaid = false
+        writeFailure = writeHeader(JournalHeader(shell: shell))
         unsynced = false
         savesAtStart = shell.session.saves
         undoFloor = shell.session.undoStack.count

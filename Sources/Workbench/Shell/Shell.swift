@@ -246,6 +246,7 @@ public final class Shell {
             for file in session.files where file.id >= firstNew {
                 if let digest = file.contentDigest { journal.recordOpened(path: file.path, digest: digest) }
             }
+            if let failure = journal.takeWriteFailure() { warn(failure) }
         }
         do {
             try spec.run(&invocation)
