@@ -53,4 +53,32 @@ final class SaveTests: XCTestCase {
         XCTAssertTrue(shell.run(script: "save --force", source: "-c"), output.standardError)
         XCTAssertFalse(shell.session.hasUnsavedChanges)
     }
+    /// The pages of a plan of several stories are one save: a failure at the second page (a
+    /// full disk) leaves every page as it was. Page by page, the first was replaced and the
+    /// second kept an earlier export's drawing: a set that no export ever drew.
+    func testAPlanOfSeveralPagesIsWrittenWholeOrNotAtAll() throws {
+        let folder = try folder()
+        let path = folder + "/home.json"
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 21, rooms: 4, stories: 2))
+        try FileIO.writeAtomically(RoomPlanCodec.encode(.structure(building.structure)), to: path)
+        let pages = [folder + "/plan-story0.svg", folder + "/plan-story1.svg"]
+        for (index, page) in pages.enumerated() { try Data("an earlier page \(index)".utf8).write(to: URL(fileURLWithPath: page)) }
+        var options = ShellOptions()
+        // The disk fills up while the second page is written.
+        options.faults = WriteFaults(beforeRename: { () throws(FileError) in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            if names.contains(where: { $0.hasPrefix(".plan-story1.svg.wb-") }) {
+                throw FileError(path: pages[1], message: "no space left on the device")
+            }
+        })
+        let output = BufferedOutput()
+        let shell = Shell(options: options, output: output)
+        XCTAssertTrue(shell.openFile(path), output.standardError)
+        XCTAssertFalse(shell.run(script: "export svg \(folder)/plan.svg", source: "-c"))
+        XCTAssertTrue(output.standardError.contains("no space left on the device"), output.standardError)
+        for (index, page) in pages.enumerated() {
+            XCTAssertEqual(try String(contentsOfFile: page, encoding: .utf8), "an earlier page \(index)", "\(page) as it was")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }, [], "no temporary file left")
+    }
 }

@@ -92,9 +92,27 @@ extension Shell {
                 throw CommandFailure("cannot write \(target): it is a folder; nothing was written", at: path)
             }
         }
+        guard written.count > 1 else {
+            for (target, page) in written {
+                let argument = Argument(text: target, location: path.location, quoted: path.quoted)
+                if try export(Array(page.text.utf8), to: argument) { continue }
+                inform("wrote \(target.escapingControls) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)))")
+            }
+            return
+        }
+        // The pages of one plan are written as one save: every page complete before any is
+        // renamed into place. (Page by page, a full disk at the second page left the first
+        // new and the others as an earlier export drew them.)
+        let linked = hardLinks(written.map(\.path))
+        do {
+            _ = try FileIO.commit(written.map { FileWrite(path: $0.path, bytes: Array($0.page.text.utf8)) },
+                                  faults: options.faults, flushes: !options.defersFlush)
+        } catch {
+            throw CommandFailure("cannot write \(error.path): \(error.message); none of the \(written.count) pages was written", at: path)
+        }
+        filesWritten += written.count
+        warnHardLinks(linked)
         for (target, page) in written {
-            let argument = Argument(text: target, location: path.location, quoted: path.quoted)
-            if try export(Array(page.text.utf8), to: argument) { continue }
             inform("wrote \(target.escapingControls) (\(page.text.utf8.count) bytes, \(describe(page, scene, objects: plan.objects)))")
         }
     }
