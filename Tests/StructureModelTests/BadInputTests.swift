@@ -97,6 +97,12 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(infinite!.location.keyPath.hasSuffix(".transform[1]"), infinite!.location.keyPath)
         let infinityWord = decodeError(replacingTransform(roomText, occurrence: 1, with: "-Infinity" + String(repeating: ",0", count: 15)))
         XCTAssertEqual(infinityWord?.message, "Infinity is not a number JSON can hold")
+        // A minus sign with no digits was "expected a number, found a number".
+        for text in ["-", "- 1", "-x"] {
+            let sign = decodeError(replacingTransform(roomText, occurrence: 1, with: text + String(repeating: ",0", count: 15)))
+            XCTAssertEqual(sign?.message, "expected a digit after '-'", text)
+            XCTAssertTrue(sign!.location.keyPath.hasSuffix(".transform[0]"), sign!.location.keyPath)
+        }
     }
 
     func testWrongTypeWhereANumberBelongs() {

@@ -259,6 +259,8 @@ struct JSONReader {
         let word = String(decoding: rest, as: UTF8.self).lowercased()
         if word.hasPrefix("nan") { return "NaN is not a number JSON can hold" }
         if word.hasPrefix("inf") { return "Infinity is not a number JSON can hold" }
+        // A minus sign alone (`-,`) read as "expected a number, found a number".
+        if p > start { return "expected a digit after '-'" }
         return "expected a number, found \(describeHere())"
     }
 
