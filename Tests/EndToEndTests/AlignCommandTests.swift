@@ -14,6 +14,26 @@ final class AlignCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("no placed room is on r2's story (1)"), result.stderr)
     }
 
+    /// A structure of no rooms open with room files leaves the first room file the one the
+    /// others are put beside: align --all said "no room is open", and align ROOM auto that
+    /// nothing was placed.
+    func testAStructureOfNoRoomsDoesNotTakeThePlaceOfTheFirstRoom() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 4, rooms: 3, noise: 0))
+        let paths = try Harness.captures(of: building, in: folder).paths
+        var empty = building.structure
+        empty.rooms = []
+        let structure = folder.appendingPathComponent("empty.json").path
+        try FileIO.writeAtomically(RoomPlanCodec.encode(.structure(empty)), to: structure)
+        let all = try Harness.run(["-q", paths[0], structure, paths[1], paths[2], "-c", "align --all auto --best", "-c", "history"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertFalse(all.stderr.contains("no room is open"), all.stderr)
+        XCTAssertTrue(all.stdout.contains("align --all auto --best"), "the others were placed beside r1: \(all.stdout)")
+        let first = try Harness.run(["-q", paths[0], structure, paths[1], "-c", "align r1 auto"])
+        XCTAssertEqual(first.status, 1)
+        XCTAssertTrue(first.stderr.contains("r1 is the room the others are put beside (the first room file open)"), first.stderr)
+    }
+
     func testAlignThroughADoorThenUndoAndSave() throws {
         let folder = try Harness.temporaryFolder(self)
         let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, noise: 0))

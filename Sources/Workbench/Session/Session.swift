@@ -200,9 +200,11 @@ public struct Session: Sendable {
         // The rooms of open structures stay where they are; only when none is open does the
         // first file (a structure open with room files of a second visit kept the first of
         // those in its own scan's frame, 4.5 m off, unsaid).
-        // (A merge result's rooms are copies of open room files: it keeps the first one the anchor.)
+        // (A merge result's rooms are copies of open room files: it keeps the first one the anchor.
+        // So does a structure of no rooms: with one open, align --all said "no room is open".)
         for file in workspace.files where file.isStructure { file.rooms.forEach(add) }
-        if !workspace.files.contains(where: { $0.isStructure && !$0.madeByMerge }), let first = workspace.files.first {
+        if !workspace.files.contains(where: { $0.isStructure && !$0.madeByMerge && !$0.rooms.isEmpty }),
+           let first = workspace.files.first(where: { !$0.rooms.isEmpty }) {
             first.rooms.forEach(add)
         }
         keptInPlace.forEach(add)
