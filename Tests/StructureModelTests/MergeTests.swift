@@ -67,6 +67,37 @@ final class MergeTests: XCTestCase {
         }
     }
 
+    /// A gable wall's outline survives a merge that moves its ends (closing corners) or joins
+    /// two rooms' views of it: stretched to the new ends, at its heights. Every outline was
+    /// made a rectangle, so the structure-level wall lost its gable.
+    func testAGableWallKeepsItsOutlineThroughAMerge() throws {
+        func gabled(_ room: CapturedRoom) -> CapturedRoom {
+            var room = room
+            for index in room.walls.indices {
+                let w = room.walls[index].dimensions.x / 2, h = room.walls[index].dimensions.y / 2
+                room.walls[index].polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(0, h + 1, 0), SIMD3(-w, h, 0)]
+            }
+            return room
+        }
+        let alone = gabled(BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 3, noise: 1)).captures[0].room)
+        let closed = StructureMerger.merge([alone])
+        XCTAssertGreaterThan(closed.report.closedCorners, 2, "ends were moved")
+        let joined = StructureMerger.merge(BuildingGenerator.generate(BuildingSpec(seed: 3, rooms: 4, noise: 0)).structure.rooms.map(gabled))
+        XCTAssertGreaterThan(joined.report.joinedWalls, 0, "walls seen from two rooms were joined")
+        for result in [closed, joined] {
+            for wall in result.structure.merged.walls {
+                let corners = try XCTUnwrap(wall.polygonCorners)
+                XCTAssertEqual(corners.count, 5, "\(wall.identifier): the gable is kept")
+                let w = wall.dimensions.x / 2
+                XCTAssertEqual(corners.map(\.x).max()!, w, accuracy: 1e-3, "its ends are the wall's ends")
+                XCTAssertEqual(corners.map(\.x).min()!, -w, accuracy: 1e-3)
+                XCTAssertEqual(corners[3].x, 0, accuracy: 1e-3, "the ridge stays in the middle")
+                let bottom = Float(wall.transform.translation.y) + corners[0].y, ridge = Float(wall.transform.translation.y) + corners[3].y
+                XCTAssertEqual(ridge - bottom, corners[2].y - corners[1].y + 1, accuracy: 2e-3, "1 m over the wall's side")
+            }
+        }
+    }
+
     /// Thousands of copies of one wall stacked in one place: each wall end asked the grid for
     /// the walls near it, which gathered and sorted the whole stack, though the first copy it
     /// touches says the end stays (4,000 copies: 6 of `merge`'s 7.3 s in a release build).

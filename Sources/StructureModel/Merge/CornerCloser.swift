@@ -102,13 +102,33 @@ extension Surface {
     /// Makes the surface span `start` to `end` in plan, both on its own line: its centre moves
     /// and its width changes; height, direction and everything else stay.
     mutating func setPlanEnds(start: PlanPoint, end: PlanPoint) {
+        let before = self
         let middle = (start + end) * 0.5
         let width = start.distance(to: end)
         transform.translation = SIMD3(middle.x, transform.translation.y, middle.z)
         dimensions.x = Float(width)
-        if let corners = polygonCorners, !corners.isEmpty {
-            let w = Float(width / 2), h = dimensions.y / 2
-            polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
+        refitOutline(from: before)
+    }
+
+    /// The outline (`polygonCorners`) of a wall whose width, height or centre changed from
+    /// `before`'s: a plain rectangle becomes the new rectangle; any other outline (a sloped
+    /// or gable wall) keeps its shape, its ends stretched to the new ends and every corner at
+    /// the height it had. (Every outline became a rectangle: a merge that moved a gable
+    /// wall's end by a centimetre, or joined two views of it, cut its gable off.)
+    mutating func refitOutline(from before: Surface) {
+        guard let corners = polygonCorners, !corners.isEmpty else { return }
+        let w = dimensions.x / 2, h = dimensions.y / 2
+        let w0 = before.dimensions.x / 2, h0 = before.dimensions.y / 2
+        let rectangle = [SIMD2(-w0, -h0), SIMD2(w0, -h0), SIMD2(w0, h0), SIMD2(-w0, h0)]
+        let isRectangle = corners.count == 4 && corners.allSatisfy { corner in
+            abs(corner.z) < 1e-3 && rectangle.contains { abs($0.x - corner.x) < 1e-3 && abs($0.y - corner.y) < 1e-3 }
         }
+        guard !isRectangle, abs(w0) > 1e-4, (w / w0).isFinite else {
+            polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
+            return
+        }
+        let stretch = w / w0
+        let rise = Float(before.transform.translation.y - transform.translation.y)
+        polygonCorners = corners.map { SIMD3($0.x * stretch, $0.y + rise, $0.z) }
     }
 }

@@ -425,6 +425,7 @@ public enum StructureMerger {
     static func joinedWall(_ copies: [Surface], base: Surface? = nil) -> Surface {
         var wall = base ?? copies.max { ($0.dimensions.x, $1.identifier) < ($1.dimensions.x, $0.identifier) }!
         guard copies.count > 1 else { return wall }
+        let before = wall
         let line = wall.planSegment
         var low = 0.0, high = 1.0
         var top = wall.transform.translation.y + Double(wall.dimensions.y) / 2
@@ -443,10 +444,7 @@ public enum StructureMerger {
         wall.transform.translation = SIMD3(middle.x, (bottom + top) / 2, middle.z)
         wall.dimensions.x = Float(width)
         wall.dimensions.y = Float(top - bottom)
-        if let corners = wall.polygonCorners, !corners.isEmpty {
-            let w = Float(width / 2), h = Float((top - bottom) / 2)
-            wall.polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
-        }
+        wall.refitOutline(from: before)
         return wall
     }
 
