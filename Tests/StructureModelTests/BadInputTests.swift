@@ -105,10 +105,18 @@ final class BadInputTests: XCTestCase {
         }
     }
 
-    func testWrongTypeWhereANumberBelongs() {
+    func testWrongTypeWhereANumberBelongs() throws {
         let error = decodeError(replacingTransform(roomText, occurrence: 0, with: "\"1\"" + String(repeating: ",0", count: 15)))
         XCTAssertEqual(error?.message, "expected a number, found a string")
         XCTAssertEqual(error?.location.keyPath, "doors[0].transform[0]")
+        // A tagged value in another form is refused with an example of its own kind.
+        let text = roomText
+        let edges = try XCTUnwrap(text.range(of: "\"completedEdges\" : ["))
+        let edge = decodeError(text.replacingCharacters(in: edges, with: "\"completedEdges\" : [\"top\","))
+        XCTAssertEqual(edge?.message, #"expected "completedEdges" to be an object with one key, like {"top":{}}, found a string"#)
+        let category = try XCTUnwrap(text.range(of: "\"category\" : "))
+        let wrong = decodeError(text.replacingCharacters(in: category, with: "\"category\" : \"wall\", \"x\" : "))
+        XCTAssertEqual(wrong?.message, #"expected "category" to be an object with one key, like {"wall":{}}, found a string"#)
         let story = decodeError(roomText.replacingOccurrences(of: "\"story\" : 0", with: "\"story\" : \"ground\""))
         XCTAssertEqual(story?.message, "expected a whole number, found a string")
     }

@@ -78,8 +78,8 @@ extension Object {
                     throw reader.error("expected \"attributes\" to be an object", absolute: at)
                 }
                 attributes = object
-            case "category": category = ObjectCategory(json: try reader.readTagged("category"))
-            case "confidence": confidence = Confidence(json: try reader.readTagged("confidence"))
+            case "category": category = ObjectCategory(json: try reader.readTagged("category", like: #"{"table":{}}"#))
+            case "confidence": confidence = Confidence(json: try reader.readTagged("confidence", like: #"{"high":{}}"#))
             case "dimensions":
                 dimensions = try reader.readVector("dimensions", spellings: &spellings, first: NumberSlot.of(.dimensions, 0))
             case "identifier": identifier = try reader.readString()

@@ -50,11 +50,13 @@ extension JSONReader {
     }
 
     /// A tagged enum value (`{"wall":{}}`), kept whole.
-    mutating func readTagged(_ field: String) throws -> JSONValue {
+    /// `example`: a value of this field as RoomPlan writes it, for the message (a wall's
+    /// category and an edge were both said to look like a confidence, {"high":{}}).
+    mutating func readTagged(_ field: String, like example: String) throws -> JSONValue {
         let start = offset
         let value = try readValue()
         guard case .object(let object) = value, object.count == 1 else {
-            throw error("expected \"\(field)\" to be an object with one key, like {\"high\":{}}, found \(value.typeName)",
+            throw error("expected \"\(field)\" to be an object with one key, like \(example), found \(value.typeName)",
                         absolute: start)
         }
         return value
@@ -63,7 +65,7 @@ extension JSONReader {
     mutating func readEdges() throws -> [SurfaceEdge] {
         var edges: [SurfaceEdge] = []
         try readArray { reader, _ in
-            edges.append(SurfaceEdge(json: try reader.readTagged("completedEdges")))
+            edges.append(SurfaceEdge(json: try reader.readTagged("completedEdges", like: #"{"top":{}}"#)))
         }
         return edges
     }

@@ -80,9 +80,9 @@ extension Surface {
         try reader.readObject { reader, key in
             try seen.insert(key, reader: reader)
             switch key {
-            case "category": category = SurfaceCategory(json: try reader.readTagged("category"))
+            case "category": category = SurfaceCategory(json: try reader.readTagged("category", like: #"{"wall":{}}"#))
             case "completedEdges": completedEdges = try reader.readEdges()
-            case "confidence": confidence = Confidence(json: try reader.readTagged("confidence"))
+            case "confidence": confidence = Confidence(json: try reader.readTagged("confidence", like: #"{"high":{}}"#))
             case "curve": curve = try reader.readValue()
             case "dimensions":
                 dimensions = try reader.readVector("dimensions", spellings: &spellings, first: NumberSlot.of(.dimensions, 0))
