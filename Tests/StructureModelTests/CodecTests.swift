@@ -148,6 +148,40 @@ final class CodecTests: XCTestCase {
         XCTAssertTrue(decoded.measurements.floorAreaFromWalls)
     }
 
+    /// A `coreModel` that is not a string, or a `referenceOriginTransform` that is not 16
+    /// numbers (another exporter, another iOS), refused the whole file though wb never reads
+    /// `coreModel`. Both are kept exactly, said, and the origin is not used.
+    func testPrivateKeysOfAnotherShapeAreKeptNotRefused() throws {
+        let room = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 1)).captures[0].room
+        let shapes: [(JSONValue, JSONValue)] = [
+            (.null, .array([.array([]), .null])),
+            (.object(JSONObject([JSONMember("blob", .string("x"))])), .array((0..<15).map { _ in .number(JSONNumber(text: "1")) })),
+            (.number(JSONNumber(text: "42")), .string("identity")),
+        ]
+        for (core, origin) in shapes {
+            guard case .object(var top) = try parse(RoomPlanCodec.encode(.room(room))) else { return XCTFail() }
+            top["coreModel"] = core
+            top["referenceOriginTransform"] = origin
+            var writer = JSONWriter()
+            writer.value(.object(top))
+            let bytes = writer.bytes
+            let document = try RoomPlanCodec.decode(bytes)
+            guard case .room(let decoded) = document else { return XCTFail() }
+            XCTAssertNil(decoded.coreModel)
+            XCTAssertNil(decoded.referenceOriginTransform, "an origin not read is not used")
+            XCTAssertEqual(RoomPlanCodec.encode(document), bytes, "kept exactly, in place")
+            let said = RoomPlanDiagnostics.check(document).map(\.description)
+            XCTAssertTrue(said.contains("referenceOriginTransform: not 16 numbers: kept as it is, and not used to put the room in its scan session"), "\(said)")
+            XCTAssertTrue(said.contains("coreModel: not a string: kept as it is (wb never reads it)"), "\(said)")
+            // Moved, it is still written as it was.
+            var moved = decoded
+            moved.walls[0].transform[12] += 1
+            guard case .object(let written) = try parse(RoomPlanCodec.encode(.room(moved))) else { return XCTFail() }
+            XCTAssertEqual(written["coreModel"], core)
+            XCTAssertEqual(written["referenceOriginTransform"], origin)
+        }
+    }
+
     func testFloatsAreWrittenAsJSONEncoderWritesFloat() {
         var writer = JSONWriter()
         writer.floats([1, 0, -0.0, 0.6787059, 5.9843063e-05, 1.0000001, 16777216, 1e10, 0.1])

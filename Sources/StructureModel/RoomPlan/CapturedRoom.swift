@@ -24,6 +24,11 @@ public struct CapturedRoom: Sendable, Hashable {
     public var windows: [Surface] = []
     /// Arrays the file did not have; they are written back only once they hold something.
     public var absentArrays: Set<ArrayKey> = []
+    /// `coreModel` or `referenceOriginTransform` in a shape wb does not read (a `coreModel`
+    /// that is not a string, an origin that is not 16 numbers: another iOS version, another
+    /// exporter), kept exactly as the file has it and not used. Such a file was refused whole,
+    /// though wb never looks inside `coreModel`.
+    public var privateAsFound: [String: JSONValue] = [:]
     public var extra = JSONObject()
     /// How the file spelled `referenceOriginTransform`, `story` and `version` where
     /// `JSONWriter` would print them otherwise; see `NumberSpellings`.
@@ -114,7 +119,12 @@ struct TopLevel {
             try seen.insert(key, reader: reader)
             keys.append(key.string)
             switch key {
-            case "coreModel": room.coreModel = try reader.readString()
+            case "coreModel":
+                if reader.peek() == UInt8(ascii: "\"") {
+                    room.coreModel = try reader.readString()
+                } else {
+                    room.privateAsFound["coreModel"] = try reader.readValue()
+                }
             case "doors": room.doors = try reader.readSurfaces(); presentArrays.insert(.doors)
             case "floors": room.floors = try reader.readSurfaces(); presentArrays.insert(.floors)
             case "identifier": room.identifier = try reader.readString()
@@ -125,8 +135,15 @@ struct TopLevel {
                 presentArrays.insert(.objects)
             case "openings": room.openings = try reader.readSurfaces(); presentArrays.insert(.openings)
             case "referenceOriginTransform":
-                room.referenceOriginTransform = try reader.readTransform(
-                    "referenceOriginTransform", spellings: &spellings, first: NumberSlot.of(.referenceOriginTransform, 0))
+                var attempt = reader, attemptSpellings = spellings
+                if let origin = try? attempt.readTransform(
+                    "referenceOriginTransform", spellings: &attemptSpellings, first: NumberSlot.of(.referenceOriginTransform, 0)) {
+                    room.referenceOriginTransform = origin
+                    reader = attempt
+                    spellings = attemptSpellings
+                } else {
+                    room.privateAsFound["referenceOriginTransform"] = try reader.readValue()
+                }
             case "rooms" where !nested:
                 var rooms: [CapturedRoom] = []
                 try reader.readArray { reader, _ in
@@ -191,6 +208,10 @@ extension CapturedRoom {
             extras.flush(before: "coreModel", into: &writer)
             writer.key("coreModel")
             writer.string(coreModel)
+        } else if let found = privateAsFound["coreModel"] {
+            extras.flush(before: "coreModel", into: &writer)
+            writer.key("coreModel")
+            writer.value(found)
         }
         writeSurfaces(.doors, "doors", doors, &writer, &extras)
         writeSurfaces(.floors, "floors", floors, &writer, &extras)
@@ -211,6 +232,10 @@ extension CapturedRoom {
             extras.flush(before: "referenceOriginTransform", into: &writer)
             writer.key("referenceOriginTransform")
             writer.transform(referenceOriginTransform, spellings: numberSpellings, first: NumberSlot.of(.referenceOriginTransform, 0))
+        } else if let found = privateAsFound["referenceOriginTransform"] {
+            extras.flush(before: "referenceOriginTransform", into: &writer)
+            writer.key("referenceOriginTransform")
+            writer.value(found)
         }
         if let rooms {
             extras.flush(before: "rooms", into: &writer)

@@ -120,6 +120,13 @@ public enum RoomPlanDiagnostics {
         if let origin = room.referenceOriginTransform {
             checkTransform(origin, "referenceOriginTransform")
         }
+        if room.privateAsFound["referenceOriginTransform"] != nil {
+            found.append(Diagnostic(.warning, prefix + "referenceOriginTransform",
+                                    "not 16 numbers: kept as it is, and not used to put the room in its scan session"))
+        }
+        if room.privateAsFound["coreModel"] != nil {
+            found.append(Diagnostic(.warning, prefix + "coreModel", "not a string: kept as it is (wb never reads it)"))
+        }
         return found
     }
 }
