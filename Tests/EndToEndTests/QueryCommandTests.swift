@@ -120,6 +120,8 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(objects.count, 2)
         objects[0]["category"] = ["piano": [String: Any]()]
         objects[1]["confidence"] = ["veryHigh": [String: Any]()]
+        // An attribute of a newer RoomPlan: `where ChairColor = red` was an unknown field.
+        objects[1]["attributes"] = ["ChairColor": "red"]
         json["objects"] = objects
         let path = folder.appendingPathComponent("room.json").path
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
@@ -139,6 +141,10 @@ final class QueryCommandTests: XCTestCase {
         XCTAssertFalse(try handles("confidence < high").contains("o2"))
         XCTAssertFalse(try handles("confidence >= low").contains("o2"))
         XCTAssertTrue(try handles("confidence != high").contains("o2"))
+        XCTAssertEqual(try handles("ChairColor = red"), ["o2"])
+        XCTAssertEqual(try handles("chaircolor = RED"), ["o2"], "as known attributes are: any case")
+        let misspelt = try Harness.run(["-q", path, "-c", "ls objects where ChairColour = red"])
+        XCTAssertTrue(misspelt.stderr.contains("unknown field 'ChairColour' (did you mean ChairColor?)"), misspelt.stderr)
     }
 
     func testFlatListsAndStats() throws {

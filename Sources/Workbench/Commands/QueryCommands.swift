@@ -39,7 +39,16 @@ extension Shell {
             do {
                 let at = expression[0]
                 // Categories of the rows wb does not know (a newer RoomPlan's) are no typos.
-                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) },
+                // Attributes of a newer RoomPlan (keys wb does not know) are fields too, where
+                // the open files have them: `where ChairColor = red` was an unknown field.
+                var schema = QuerySchema.elements
+                for row in rows {
+                    for member in row.attributes?.members ?? [] where schema.fields[member.key] == nil {
+                        schema.fields[member.key] = .text
+                        schema.suggestions.append(member.key)
+                    }
+                }
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }, schema: schema,
                                           categories: { Set(rows.compactMap { $0.value("category")?.display.lowercased() }) }) { field, value, pattern in
                     self.referencedHandles(field: field, value: value, pattern: pattern, at: at)
                 }
