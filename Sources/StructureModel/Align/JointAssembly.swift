@@ -1497,6 +1497,10 @@ enum JointAssembly {
 
     typealias Contribution = (Int, RigidMotion, [RigidMotion?], Int) -> (Double, [SIMD2<Int>], Placement?)
 
+    /// A door, not an opening: what a front door is. A door a newer iOS writes with more than
+    /// `isOpen` in its category is a door too (it was taken for an opening here).
+    static func isDoor(_ surface: Surface) -> Bool { surface.category.doorIsOpen != nil }
+
     /// Parts of an assembly that look like two homes joined front door to front door.
     ///
     /// A home has a way out: a front door, a door to a garden, a doorway to rooms not scanned. In
@@ -1546,7 +1550,7 @@ enum JointAssembly {
         func open(_ part: Set<Int>) -> Int { part.reduce(0) { $0 + max(0, infos[$1].doorCount - met[$1].count) } }
         var found: [Set<Int>] = []
         func isDoor(_ side: Int) -> Bool {
-            if case .door = infos[side / doorSlots].scene.doorways[side % doorSlots].surface.category { return true }
+            if Self.isDoor(infos[side / doorSlots].scene.doorways[side % doorSlots].surface) { return true }
             return false
         }
         for (edge, count) in pairs.sorted(by: { ($0.key.x, $0.key.y) < ($1.key.x, $1.key.y) }) where count == 1 {
