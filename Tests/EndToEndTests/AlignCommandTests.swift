@@ -254,6 +254,45 @@ final class AutoAlignCommandTests: XCTestCase {
         XCTAssertLessThan(moved.walls[0].transform.translation.distance(to: expected), 0.45, "--best took the truth (within a wall's thickness)")
     }
 
+    /// `align ROOM auto` names the doorways that meet in each place it shows (the room's on
+    /// the placed room's), so a person who knows the home can tell a look-alike and take the
+    /// right pair by hand: the best place's pair is the one that lies together once it is taken.
+    func testTheDoorwaysThatMeetInAPlaceAreNamed() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let home = BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3))
+        let paths = Array(try Harness.captures(of: home, in: folder).paths.prefix(2))
+        let shown = try Harness.run(paths + ["-c", "align r2 auto", "-c", "align r2 next"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let lines = shown.stderr.components(separatedBy: "\n")
+        let best = try XCTUnwrap(lines.first { $0.hasPrefix("best: score ") }, shown.stderr)
+        let candidate = try XCTUnwrap(lines.first { $0.hasPrefix("candidate 1: score ") }, shown.stderr)
+
+        let taken = try Harness.run(paths + ["-q", "-c", "align r2 auto --best", "-c", "save"])
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        let rooms = try paths.map { path -> CapturedRoom in
+            guard case .room(let room) = try RoomPlanCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))) else {
+                throw XCTSkip("not a room")
+            }
+            return room
+        }
+        // Handles run over the rooms in order: the first room's doors d1..., then the second's.
+        func doorways(_ index: Int) -> [(handle: String, middle: PlanPoint)] {
+            let doorsBefore = rooms[..<index].reduce(0) { $0 + $1.doors.count }
+            let openingsBefore = rooms[..<index].reduce(0) { $0 + $1.openings.count }
+            return rooms[index].doors.enumerated().map { ("d\(doorsBefore + $0.offset + 1)", $0.element.planSegment.midpoint) }
+                + rooms[index].openings.enumerated().map { ("p\(openingsBefore + $0.offset + 1)", $0.element.planSegment.midpoint) }
+        }
+        let together = doorways(1).flatMap { mine in
+            doorways(0).filter { $0.middle.distance(to: mine.middle) < 0.1 }.map { "\(mine.handle) on \($0.handle)" }
+        }
+        XCTAssertEqual(together.count, 1, "the place taken meets through one doorway: \(together)")
+        XCTAssertTrue(best.contains("1 doorway (\(together[0])) agree"), best)
+        XCTAssertTrue(candidate.contains("(\(together[0]))"), "next names it too: \(candidate)")
+        // A place that meets through no doorway names none.
+        let runnerUp = try XCTUnwrap(lines.first { $0.hasPrefix("runner-up: score ") }, shown.stderr)
+        XCTAssertEqual(runnerUp.contains(" 0 doorways agree"), !runnerUp.contains(" on "), runnerUp)
+    }
+
     /// The same rooms assembled twice give the same files, byte for byte: nothing the search
     /// chooses may follow the order a Set or a Dictionary happens to list things in, which
     /// Swift changes from run to run (this block of three flats, seed 35, placed four rooms of

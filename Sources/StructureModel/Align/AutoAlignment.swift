@@ -107,6 +107,8 @@ public enum AutoAligner {
         /// Which of the scene's rooms each outline, doorway and window belongs to.
         var outlineRoom: [Int] = []
         var doorwayRoom: [Int] = []
+        /// Which of its room's doors and openings each doorway is (`doors.count + i` for opening i).
+        var doorwayElement: [Int] = []
         var windowRoom: [Int] = []
 
         init(_ rooms: [CapturedRoom]) {
@@ -118,7 +120,7 @@ public enum AutoAligner {
                     walls.append(Wall(segment: wall.planSegment, inward: inward, bottom: ManualAlignment.bottom(of: wall)))
                 }
                 let windowSegments = room.windows.map(\.planSegment)
-                for door in room.doors + room.openings {
+                for (element, door) in (room.doors + room.openings).enumerated() {
                     guard let inward = room.inwardNormal(of: door) else { continue }
                     doorGrid.insert(doorways.count, at: door.planSegment.midpoint)
                     let segment = door.planSegment
@@ -136,6 +138,7 @@ public enum AutoAligner {
                     doorways.append(Doorway(surface: door, segment: segment, inward: inward, bottom: ManualAlignment.bottom(of: door),
                                             outside: outside))
                     doorwayRoom.append(roomIndex)
+                    doorwayElement.append(element)
                 }
                 for window in room.windows {
                     windowGrid.insert(windows.count, at: window.planSegment.midpoint)
@@ -243,6 +246,27 @@ public enum AutoAligner {
         let ambiguous = distinct.count > 1 && distinct[1].score >= tolerances.ambiguity * distinct[0].score
         return AutoAlignment(candidates: distinct, isAmbiguous: ambiguous || (distinct.first?.score ?? 0) <= 0,
                              isWeak: (distinct.first?.score ?? 0) < tolerances.minimumScore)
+    }
+
+    /// A doorway of a room meeting a placed room's in a placement, each named by its index among
+    /// its room's doors and then openings (`doors.count + i` for opening i): what a person
+    /// needs to check the place, or to take it by hand (`align ROOM using DOOR to DOOR`).
+    public struct DoorwayMeeting: Sendable, Equatable {
+        public var doorway: Int
+        /// The index into the `placed` rooms given to `doorwayMeetings`.
+        public var placedRoom: Int
+        public var placedDoorway: Int
+    }
+
+    /// Which doorways meet in `placement`, a candidate `search(room, beside: placed)` gave.
+    public static func doorwayMeetings(_ placement: Placement, room: CapturedRoom, beside placed: [CapturedRoom]) -> [DoorwayMeeting] {
+        let sameStory = placed.indices.filter { onOneStory(placed[$0], room) }
+        let scene = Scene(sameStory.map { placed[$0] }), own = Scene([room])
+        return placement.matchedDoorways.compactMap { pair in
+            guard own.doorwayElement.indices.contains(pair.x), scene.doorwayElement.indices.contains(pair.y) else { return nil }
+            return DoorwayMeeting(doorway: own.doorwayElement[pair.x], placedRoom: sameStory[scene.doorwayRoom[pair.y]],
+                                  placedDoorway: scene.doorwayElement[pair.y])
+        }
     }
 
     /// Whether `room`, where it is, already meets `placed` as a room exported from their session

@@ -204,8 +204,12 @@ extension Shell {
         return ", \(which) seen wider from one side"
     }
 
-    private func describe(_ placement: Placement) -> String {
-        "score \(formatted(placement.score, digits: 2)): \(counted(placement.walls, "wall")) and \(counted(placement.doorways, "doorway")) agree"
+    /// `meeting`: the room as it was when the placement was found, and the rooms it was put
+    /// beside, to name the doorways that meet (a person who knows the home can tell a look-alike
+    /// by them, and take another pair by hand).
+    private func describe(_ placement: Placement, meeting: (room: Identity, capture: CapturedRoom, placed: [Identity])? = nil) -> String {
+        "score \(formatted(placement.score, digits: 2)): \(counted(placement.walls, "wall")) and \(counted(placement.doorways, "doorway"))"
+            + (meeting.map { doorwayPairs(placement, $0.room, $0.capture, beside: $0.placed) } ?? "") + " agree"
             + wider(placement)
             + (placement.overlap > 0.05 ? ", overlapping \(formatted(placement.overlap, digits: 2)) m²" : "")
             + (placement.contradictions > 0 ? ", \(counted(placement.contradictions, "doorway or window", "doorways or windows")) against a wall" : "")
@@ -214,7 +218,28 @@ extension Shell {
 
     /// The rooms ROOM is aligned against, as captures.
     private func placedCaptures(except room: Identity) -> [CapturedRoom] {
-        session.placedRooms.filter { $0 != room }.compactMap { session.workspace.capture($0) }
+        placedRooms(except: room).map(\.capture)
+    }
+
+    private func placedRooms(except room: Identity) -> [(room: Identity, capture: CapturedRoom)] {
+        session.placedRooms.filter { $0 != room }.compactMap { identity in session.workspace.capture(identity).map { (identity, $0) } }
+    }
+
+    /// " (d8 on d3, p1 on p2)": the room's doorways and the placed rooms' they meet, by handle.
+    private func doorwayPairs(_ placement: Placement, _ room: Identity, _ capture: CapturedRoom, beside placed: [Identity]) -> String {
+        let captures = placed.compactMap { identity in session.workspace.capture(identity).map { (identity, $0) } }
+        func handle(_ room: Identity, _ capture: CapturedRoom, _ index: Int) -> String? {
+            guard let file = session.workspace.file(id: room.file) else { return nil }
+            let (kind, position) = index < capture.doors.count ? (ElementKind.door, index) : (.opening, index - capture.doors.count)
+            let identities = file.identities(room.scope, kind)
+            return identities.indices.contains(position) ? session.workspace.handles.handle(for: identities[position]) : nil
+        }
+        let pairs = AutoAligner.doorwayMeetings(placement, room: capture, beside: captures.map(\.1)).compactMap { meeting -> String? in
+            guard let mine = handle(room, capture, meeting.doorway),
+                  let theirs = handle(captures[meeting.placedRoom].0, captures[meeting.placedRoom].1, meeting.placedDoorway) else { return nil }
+            return "\(mine) on \(theirs)"
+        }
+        return pairs.isEmpty ? "" : " (" + pairs.joined(separator: ", ") + ")"
     }
 
     /// Automatic alignment scores every doorway and wall of a room against every one of the
@@ -298,13 +323,14 @@ extension Shell {
             }
             throw CommandFailure("found no place where \(handleText(room))'s walls or doorways meet the placed rooms'", at: invocation.positionals[0])
         }
-        inform("best: " + describe(best))
+        let meeting = (room, capture, placedRooms(except: room).map(\.room))
+        inform("best: " + describe(best, meeting: meeting))
         if result.candidates.count > 1 {
             // Where it lies from the best, in the room's middle: two places a few centimetres
             // apart along one wall read alike otherwise.
             let other = result.candidates[1]
             let apart = AutoAligner.separation(of: other, from: best, for: capture)
-            inform("runner-up: " + describe(other) + ", \(formatted(apart.metres, digits: 2)) m from the best"
+            inform("runner-up: " + describe(other, meeting: meeting) + ", \(formatted(apart.metres, digits: 2)) m from the best"
                    + (apart.degrees >= 0.05 ? " and turned \(formatted(apart.degrees, digits: 1))° from it" : ""))
         }
         // A room already where its session put it beside the placed rooms stays exactly there, as
@@ -402,7 +428,8 @@ extension Shell {
         }
         let motion = candidates[next].motion.composed(after: back)
         let plan = try self.plan({ () throws(EditError) in try session.workspace.planMove(room: room, by: motion) }, at: invocation.positionals[0])
-        inform("candidate \(next + 1): " + describe(candidates[next]))
+        let meeting = session.workspace.capture(room).map { (room, $0.moved(by: back), placedRooms(except: room).map(\.room)) }
+        inform("candidate \(next + 1): " + describe(candidates[next], meeting: meeting))
         let travel = movement(of: room, by: motion)
         try perform(plan, text: invocation.text, done: "\(handleText(room)) placed (candidate \(next + 1) of \(candidates.count))\(travel)", placing: [room])
         lastAutoAlignment = (room, candidates, next, session.revision, nil)
