@@ -302,6 +302,44 @@ final class QueryCommandTests: XCTestCase {
         }
     }
 
+    /// `plan ROOM --handles` draws only that room and writes its walls', doors', windows' and
+    /// openings' handles beside them (what `align ROOM using A to B` needs); a handle there is
+    /// no room for is listed under the plan, never dropped.
+    func testPlanOfOneRoomWithItsHandles() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let paths = Array(try Harness.captures(of: BuildingGenerator.generate(BuildingSpec(seed: 12, rooms: 3)), in: folder).paths.prefix(2))
+        var handles: [String: [String]] = [:]   // room → its handles
+        for kind in ["walls", "doors", "windows", "openings"] {
+            let listed = try Harness.run(["-q", "--json"] + paths + ["-c", "ls \(kind)"])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            for row in try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as! [[String: Any]] {
+                handles[row["room"] as! String, default: []].append(row["handle"] as! String)
+            }
+        }
+        let mine = try XCTUnwrap(handles["r2"]), theirs = try XCTUnwrap(handles["r1"])
+        XCTAssertGreaterThan(mine.count, 5)
+        func words(_ text: String) -> Set<String> {
+            Set(text.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "(" || $0 == ")" }.map(String.init))
+        }
+        let drawn = try Harness.run(["-q"] + paths + ["-c", "plan r2 --handles --width 120"], environment: ["LANG": "C.UTF-8", "LC_ALL": ""])
+        XCTAssertEqual(drawn.status, 0, drawn.stderr)
+        let picture = drawn.stdout.components(separatedBy: "no room to write")[0]
+        XCTAssertTrue(words(picture).isSuperset(of: mine), "every handle of r2 written: \(drawn.stdout)")
+        XCTAssertTrue(words(picture).isDisjoint(with: theirs), "nothing of r1: \(drawn.stdout)")
+        XCTAssertFalse(drawn.stdout.contains("no room to write"), drawn.stdout)
+        // Narrow: what does not fit is listed, so every handle is somewhere.
+        let narrow = try Harness.run(["-q"] + paths + ["-c", "plan room-02-kitchen --handles --width 20"], environment: ["LANG": "C.UTF-8", "LC_ALL": ""])
+        XCTAssertEqual(narrow.status, 0, narrow.stderr)
+        XCTAssertTrue(narrow.stdout.contains("no room to write"), narrow.stdout)
+        XCTAssertTrue(words(narrow.stdout).isSuperset(of: mine), narrow.stdout)
+        // Without --handles, no element's handle is written.
+        let plain = try Harness.run(["-q"] + paths + ["-c", "plan r2"])
+        XCTAssertTrue(words(plain.stdout).isDisjoint(with: mine.filter { !$0.hasPrefix("s") }), plain.stdout)
+        let unknown = try Harness.run(["-q"] + paths + ["-c", "plan r9"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("r9"), unknown.stderr)
+    }
+
     func testExportCSVAndJSON() throws {
         let folder = try Harness.temporaryFolder(self)
         let room = try Harness.generatedRoom(in: folder)

@@ -49,6 +49,8 @@ public struct FloorPlanModel: Sendable, Hashable {
         /// The unit normal pointing into the room the wall was captured in; nil when the room
         /// has no outline to tell by.
         public var inwardNormal: PlanPoint?
+        /// The text to label it by, when the caller gave one (`RoomInput.handles`).
+        public var handle: String?
     }
 
     /// RoomPlan records neither a door's hinges nor which way it swings: `segment` spans the
@@ -62,6 +64,7 @@ public struct FloorPlanModel: Sendable, Hashable {
         /// The wall the door sits in (`parentIdentifier`).
         public var hostWall: String?
         public var inwardNormal: PlanPoint?
+        public var handle: String?
     }
 
     /// A window or an opening: a span of a wall without a leaf.
@@ -70,6 +73,7 @@ public struct FloorPlanModel: Sendable, Hashable {
         public var identifier: String
         public var hostWall: String?
         public var inwardNormal: PlanPoint?
+        public var handle: String?
     }
 
     public struct Label: Sendable, Hashable {
@@ -89,11 +93,15 @@ public struct FloorPlanModel: Sendable, Hashable {
         public var label: String
         /// One per section, in order; a section without one is labelled by its RoomPlan label.
         public var sectionLabels: [String]
+        /// Texts to label walls, doors, windows and openings by (their handles), each array in
+        /// the room's order; a kind left out is drawn unlabelled.
+        public var handles: [ElementKind: [String]]
 
-        public init(room: CapturedRoom, label: String, sectionLabels: [String]) {
+        public init(room: CapturedRoom, label: String, sectionLabels: [String], handles: [ElementKind: [String]] = [:]) {
             self.room = room
             self.label = label
             self.sectionLabels = sectionLabels
+            self.handles = handles
         }
     }
 
@@ -127,22 +135,29 @@ public struct FloorPlanModel: Sendable, Hashable {
 extension FloorPlanModel.Story {
     fileprivate mutating func add(_ input: FloorPlanModel.RoomInput) {
         let room = input.room
+        func handle(_ kind: ElementKind, _ index: Int) -> String? {
+            input.handles[kind].flatMap { $0.indices.contains(index) ? $0[index] : nil }
+        }
         rooms.append(FloorPlanModel.Room(label: input.label, outlines: room.planOutlines))
-        walls += room.walls.map { wall in
+        walls += room.walls.enumerated().map { index, wall in
             let depth = Double(wall.dimensions.z)
             return FloorPlanModel.Wall(segment: wall.planSegment, identifier: wall.identifier,
-                                       thickness: depth > 0 ? depth : nil, inwardNormal: room.inwardNormal(of: wall))
+                                       thickness: depth > 0 ? depth : nil, inwardNormal: room.inwardNormal(of: wall),
+                                       handle: handle(.wall, index))
         }
-        doors += room.doors.map { door in
+        doors += room.doors.enumerated().map { index, door in
             FloorPlanModel.Door(segment: door.planSegment, identifier: door.identifier, isOpen: door.category.doorIsOpen,
-                                       hostWall: door.parentIdentifier, inwardNormal: room.inwardNormal(of: door))
+                                hostWall: door.parentIdentifier, inwardNormal: room.inwardNormal(of: door), handle: handle(.door, index))
         }
-        func insert(_ surface: Surface) -> FloorPlanModel.Insert {
-            FloorPlanModel.Insert(segment: surface.planSegment, identifier: surface.identifier,
-                                  hostWall: surface.parentIdentifier, inwardNormal: room.inwardNormal(of: surface))
+        func insert(_ kind: ElementKind) -> (Int, Surface) -> FloorPlanModel.Insert {
+            { index, surface in
+                FloorPlanModel.Insert(segment: surface.planSegment, identifier: surface.identifier,
+                                      hostWall: surface.parentIdentifier, inwardNormal: room.inwardNormal(of: surface),
+                                      handle: handle(kind, index))
+            }
         }
-        windows += room.windows.map(insert)
-        openings += room.openings.map(insert)
+        windows += room.windows.enumerated().map(insert(.window))
+        openings += room.openings.enumerated().map(insert(.opening))
         for (index, section) in room.sections.enumerated() {
             let text = index < input.sectionLabels.count ? input.sectionLabels[index] : section.label
             labels.append(FloorPlanModel.Label(text: text, point: PlanPoint(SIMD3<Double>(section.center))))

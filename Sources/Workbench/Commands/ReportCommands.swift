@@ -59,15 +59,21 @@ extension Shell {
             },
             CommandSpec(
                 "plan",
+                arguments: [ArgumentSpec("ROOM", .reference([.room]), .variadic)],
                 options: [OptionSpec("--story", value: .number, valueName: "N", help: "which floor level (default: the lowest)"),
                           OptionSpec("--ascii", help: "plain ASCII, even on a UTF-8 terminal"),
-                          OptionSpec("--width", value: .number, valueName: "COLUMNS", help: "the width to draw in (default: the terminal's, or 80)")],
+                          OptionSpec("--width", value: .number, valueName: "COLUMNS", help: "the width to draw in (default: the terminal's, or 80)"),
+                          OptionSpec("--handles", help: "label every wall, door, window and opening with its handle")],
                 summary: "a floor plan in the terminal: walls, doors, windows, rooms with their handles",
                 details: """
-                    Draws one story of every open room, scaled to the terminal, with Unicode lines (ASCII when the
-                    locale is not UTF-8, or with --ascii). Doors are gaps marked ░ (RoomPlan does not record which way
-                    a door swings), windows ═ or ║; each room's sections are labelled with their handle and label.
-                    World X runs to the right and Z downwards, as seen from above.
+                    Draws one story of every open room (or of the ROOMs given: handles, or file names for all of a
+                    file's rooms), scaled to the terminal, with Unicode lines (ASCII when the locale is not UTF-8, or
+                    with --ascii). Doors are gaps marked ░ (RoomPlan does not record which way a door swings),
+                    windows ═ or ║; each room's sections are labelled with their handle and label. World X runs to the
+                    right and Z downwards, as seen from above. --handles writes each wall's, door's, window's and
+                    opening's handle beside its middle, on its room's side: what align ROOM using A to B needs (rooms
+                    scanned apart lie on top of one another, each in its own frame: plan one at a time). Handles
+                    there was no room to write are listed under the plan.
                     """
             ) { invocation in
                 try invocation.shell.drawPlan(invocation)

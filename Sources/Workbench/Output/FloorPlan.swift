@@ -86,6 +86,28 @@ struct FloorPlanCanvas {
         }
     }
 
+    /// Writes `text` whole near a cell (as `label` does, on its row or the next ones), and says
+    /// whether it found room.
+    mutating func place(_ text: String, at x: Int, _ y: Int) -> Bool {
+        let characters = Array(text)
+        guard !characters.isEmpty, characters.count <= width else { return false }
+        let start = x - characters.count / 2
+        for row in [y, y - 1, y + 1] where row >= 0 && row < height {
+            for shift in [0, -1, 1] {
+                let first = start + shift
+                guard first >= 0, first + characters.count <= width else { continue }
+                let free = (first - 1...first + characters.count).allSatisfy { column in
+                    column < 0 || column >= width || (bits[row][column] == 0 && overlay[row][column] == nil)
+                }
+                if free {
+                    for (offset, character) in characters.enumerated() { overlay[row][first + offset] = character }
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     func glyph(_ b: UInt8) -> Character {
         if b == 0 { return " " }
         let n = b & Self.north != 0, s = b & Self.south != 0, e = b & Self.east != 0, w = b & Self.west != 0
@@ -146,7 +168,16 @@ extension Shell {
             throw CommandFailure("plan draws a picture and has no JSON form: ls rooms --json lists the rooms, "
                                  + "export svg PATH draws the plan to a file", at: invocation.name)
         }
-        let inputs = floorPlanInputs()
+        var only: Set<Identity>?
+        for word in invocation.positionals {
+            if let file = session.file(named: word.text) {
+                only = (only ?? []).union(file.rooms)
+            } else {
+                only = (only ?? []).union([try resolve(word, allowed: [.room], what: "ROOM")])
+            }
+        }
+        let handles = invocation.flag("--handles")
+        let inputs = floorPlanInputs(only: only, handles: handles)
         guard !inputs.rooms.isEmpty else { throw CommandFailure("nothing is open to draw (open a file first)", at: invocation.name) }
         let plan = FloorPlanModel(rooms: inputs.rooms, anchors: inputs.anchors)
         let stories = plan.stories.map(\.number)
@@ -193,6 +224,29 @@ extension Shell {
             let (x, y) = cell(label.point)
             canvas.label(label.text.escapingControls, at: Int(saturating: x.rounded()), Int(saturating: y.rounded()))
         }
+        // Handles beside their elements' middles, on their rooms' sides: doorways first (what
+        // align ROOM using DOOR to DOOR takes), then windows, then walls.
+        var unlabelled: [String] = []
+        if handles {
+            let marked: [(handle: String?, segment: PlanSegment, inward: PlanPoint?)] =
+                story.doors.map { ($0.handle, $0.segment, $0.inwardNormal) } + story.openings.map { ($0.handle, $0.segment, $0.inwardNormal) }
+                + story.windows.map { ($0.handle, $0.segment, $0.inwardNormal) } + story.walls.map { ($0.handle, $0.segment, $0.inwardNormal) }
+            for element in marked {
+                guard let handle = element.handle else { continue }
+                let (x, y) = cell(element.segment.midpoint)
+                // The side to write on, in cells (a row is two columns' height); a room without
+                // an outline has no inside: below or right of the element, then.
+                let normal = element.inward ?? PlanPoint(x: 0, z: 1)
+                let dx = normal.x, dy = normal.z / 2
+                let length = (dx * dx + dy * dy).squareRoot()
+                let (ux, uy) = length > 1e-9 ? (dx / length, dy / length) : (0.0, 1.0)
+                // Clear of the wall's cells: half the text's width to the side of an upright wall,
+                // a row above or below a level one.
+                let reach = abs(ux) > abs(uy) ? Double(handle.count) / 2 + 1.5 : 1.2
+                let placed = canvas.place(handle, at: Int(saturating: (x + ux * reach).rounded()), Int(saturating: (y + uy * reach).rounded()))
+                if !placed { unlabelled.append(handle) }
+            }
+        }
         var text = canvas.text
         let metresPerColumn = 1 / columnsPerMetre
         text += unicode ? "─ wall  ░ door  ═ window" : "- wall  . door  = window"
@@ -200,24 +254,35 @@ extension Shell {
         text += "   story \(number)" + (stories.count > 1 ? " of \(stories.map(String.init).joined(separator: ", "))" : "")
         text += "   1 column = \(formatted(metresPerColumn, digits: 2)) m, x → right, z ↓\n"
         if !unicode { text = text.replacingOccurrences(of: "→", with: "->").replacingOccurrences(of: "↓", with: "down") }
+        if !unlabelled.isEmpty {
+            text += "no room to write \(unlabelled.joined(separator: ", ")) (a wider plan, --width, or one room at a time fits more)\n"
+        }
         output.write(text)
     }
 
     /// What the plan draws, read from the open workspace: every room with its handle and its
     /// sections' handles and names as label texts, and the live anchors of attached spaces
     /// with the room each stands in. The only part of the plan that knows identities.
-    private func floorPlanInputs() -> (rooms: [FloorPlanModel.RoomInput], anchors: [FloorPlanModel.AnchorInput]) {
+    private func floorPlanInputs(only: Set<Identity>? = nil, handles: Bool = false)
+        -> (rooms: [FloorPlanModel.RoomInput], anchors: [FloorPlanModel.AnchorInput]) {
         let workspace = session.workspace
         var rooms: [FloorPlanModel.RoomInput] = []
         var position: [Identity: Int] = [:]
-        for identity in workspace.handles.order[.room] ?? [] {
+        for identity in workspace.handles.order[.room] ?? [] where only?.contains(identity) ?? true {
             guard let file = workspace.file(id: identity.file), let room = file.capture(identity.scope) else { continue }
             let sections = file.identities(identity.scope, .section)
             let sectionLabels = room.sections.indices.map { index in
                 "\(workspace.handles.handle(for: sections[index]) ?? "") \(file.names[sections[index]] ?? room.sections[index].label)"
             }
             position[identity] = rooms.count
-            rooms.append(FloorPlanModel.RoomInput(room: room, label: workspace.handles.handle(for: identity) ?? "", sectionLabels: sectionLabels))
+            var elementHandles: [ElementKind: [String]] = [:]
+            if handles {
+                for kind in [ElementKind.wall, .door, .window, .opening] {
+                    elementHandles[kind] = file.identities(identity.scope, kind).map { workspace.handles.handle(for: $0) ?? "" }
+                }
+            }
+            rooms.append(FloorPlanModel.RoomInput(room: room, label: workspace.handles.handle(for: identity) ?? "", sectionLabels: sectionLabels,
+                                                  handles: elementHandles))
         }
         let anchors = anchorEntries.compactMap { entry -> FloorPlanModel.AnchorInput? in
             guard !entry.anchor.isDeleted, let t = entry.anchor.transform,
