@@ -322,6 +322,36 @@ final class AutoAlignTests: XCTestCase {
         XCTAssertGreaterThan(checked, 3)
     }
 
+    /// `align ROOM auto` scores in full only the places whose agreement could still put them
+    /// among those kept: it must keep exactly what scoring every place keeps (the same places,
+    /// scores and order), beside one room and beside a whole building, with noise, real
+    /// doorways and rescans, and the bound must have passed some places over.
+    func testPlacesPassedOverByTheirBoundChangeNothing() throws {
+        var searches = 0, different = 0, passedOver = 0
+        for (seed, spec) in [(UInt64(3), BuildingSpec(seed: 3, rooms: 5, coreModelBytes: 1000, noise: 1)),
+                             (9, BuildingSpec(seed: 9, rooms: 5, coreModelBytes: 1000, noise: 1, rescans: 1, realDoorways: true)),
+                             (14, BuildingSpec(seed: 14, rooms: 6, coreModelBytes: 1000, noise: 0))] {
+            let building = BuildingGenerator.generate(spec)
+            let placedRooms = building.structure.rooms
+            for capture in building.captures.dropFirst() {
+                for beside in [[building.captures[0].room.moved(by: building.captures[0].placement)], placedRooms] {
+                    let bounded = AutoAligner.search(capture.room, beside: beside, tolerances: .init(), scoringEveryPlace: false)
+                    let every = AutoAligner.search(capture.room, beside: beside, tolerances: .init(), scoringEveryPlace: true)
+                    XCTAssertEqual(bounded.candidates, every.candidates, "seed \(seed), \(capture.fileName) beside \(beside.count)")
+                    XCTAssertEqual(bounded.isAmbiguous, every.isAmbiguous)
+                    XCTAssertEqual(bounded.isWeak, every.isWeak)
+                    XCTAssertEqual(every.scoredInFull, every.tried)
+                    passedOver += bounded.tried - bounded.scoredInFull
+                    searches += 1
+                    if bounded.candidates.first?.score != every.candidates.first?.score { different += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(searches, 20)
+        XCTAssertEqual(different, 0)
+        XCTAssertGreaterThan(passedOver, 0, "some places were passed over by their bound")
+    }
+
     /// Only a room's longest walls are paired with the placed rooms' (a room of hundreds made
     /// the search cubic in its walls): with 60 stubs of wall added, more than are paired, the
     /// room still lands where the truth says, by the walls that matter.

@@ -38,6 +38,8 @@ public struct AutoAlignment: Sendable {
     /// Whether the best agrees too little with the placed rooms to be taken unasked (see
     /// `Tolerances.minimumScore`).
     public var isWeak = false
+    /// How many places were scored in full, of how many tried (see `search`).
+    var scoredInFull = 0, tried = 0
 }
 
 /// Automatic alignment: hypotheses from every doorway pair (a door or opening of the room
@@ -180,11 +182,20 @@ public enum AutoAligner {
     /// How many of a room's walls (the longest) are paired with the placed rooms' walls.
     static let pairedWalls = 32
 
+    /// How many distinct places a search refines and keeps.
+    static let keptPlaces = 8
+
     /// How a hypothesis from a doorway seen from the same side (a rescan) is named.
     static let sameSide = " from the same side"
 
     /// Where `room` fits beside `placed` (rooms in the frame it should join).
     public static func search(_ room: CapturedRoom, beside placed: [CapturedRoom], tolerances: Tolerances = Tolerances()) -> AutoAlignment {
+        search(room, beside: placed, tolerances: tolerances, scoringEveryPlace: false)
+    }
+
+    /// `scoringEveryPlace`: every place scored in full, none passed over by its bound (what the
+    /// bound must not change: the tests compare the two).
+    static func search(_ room: CapturedRoom, beside placed: [CapturedRoom], tolerances: Tolerances, scoringEveryPlace: Bool) -> AutoAlignment {
         // Rooms that say they are on another story share no doorway with this one, and may lie
         // over it: only rooms of its own story (or saying none) are what it is put beside.
         let scene = Scene(placed.filter { onOneStory($0, room) })
@@ -221,16 +232,45 @@ public enum AutoAligner {
         // A room laid on its first scan is refined at once: only fitted to its walls does it lie
         // within `rescanGap` of them (the pair alone leaves a window 0.3 m off), and unrefined it
         // scores as a room lying on another.
-        var scored = hypotheses.map { hypothesis in
-            let placement = score(hypothesis.0, source: hypothesis.1, own: own, room: room, scene: scene, tolerances: tolerances)
-            return hypothesis.1.hasSuffix(sameSide) ? refine(placement, own: own, room: room, scene: scene, tolerances: tolerances) : placement
+        // Only the best `keptPlaces` distinct places go on, so a place need only be scored in
+        // full (its overlap clipped, its contradictions looked for: most of the cost) while what
+        // agrees there, which bounds its score, could still put it among them. Places are scored
+        // in order of that bound until the next bound is under the last kept place's score; the
+        // places kept are those scoring every place would keep, ties in the order tried.
+        var scored: [(index: Int, placement: Placement)] = []
+        var bounded: [(index: Int, agreement: Agreement)] = []
+        for (index, hypothesis) in hypotheses.enumerated() {
+            if hypothesis.1.hasSuffix(sameSide) {
+                let placement = score(hypothesis.0, source: hypothesis.1, own: own, room: room, scene: scene, tolerances: tolerances)
+                scored.append((index, refine(placement, own: own, room: room, scene: scene, tolerances: tolerances)))
+            } else {
+                bounded.append((index, agreement(hypothesis.0, own: own, scene: scene, tolerances: tolerances)))
+            }
         }
-        scored.sort { $0.score > $1.score }
-        var distinct: [Placement] = []
-        for candidate in scored where !distinct.contains(where: { same($0.motion, candidate.motion, at: centre, tolerances) }) {
-            distinct.append(candidate)
-            if distinct.count == 8 { break }
+        bounded.sort { ($0.agreement.bound, $1.index) > ($1.agreement.bound, $0.index) }
+        func kept() -> [Placement] {
+            var distinct: [Placement] = []
+            for candidate in scored.sorted(by: { ($0.placement.score, $1.index) > ($1.placement.score, $0.index) }).map(\.placement)
+            where !distinct.contains(where: { same($0.motion, candidate.motion, at: centre, tolerances) }) {
+                distinct.append(candidate)
+                if distinct.count == keptPlaces { break }
+            }
+            return distinct
         }
+        var next = 0, batch = 32
+        while next < bounded.count {
+            for (index, agreement) in bounded[next..<min(next + batch, bounded.count)] {
+                let hypothesis = hypotheses[index]
+                scored.append((index, score(hypothesis.0, source: hypothesis.1, own: own, room: room, scene: scene, tolerances: tolerances,
+                                            agreement: agreement)))
+            }
+            next = min(next + batch, bounded.count)
+            batch *= 2
+            let places = kept()
+            if !scoringEveryPlace, next < bounded.count, places.count == keptPlaces,
+               bounded[next].agreement.bound < places[keptPlaces - 1].score { break }
+        }
+        var distinct = kept()
         // Refined, near candidates become one place: fold them again, best first.
         let refined = distinct.map { refine($0, own: own, room: room, scene: scene, tolerances: tolerances) }.sorted { $0.score > $1.score }
         distinct = []
@@ -245,7 +285,8 @@ public enum AutoAligner {
         }
         let ambiguous = distinct.count > 1 && distinct[1].score >= tolerances.ambiguity * distinct[0].score
         return AutoAlignment(candidates: distinct, isAmbiguous: ambiguous || (distinct.first?.score ?? 0) <= 0,
-                             isWeak: (distinct.first?.score ?? 0) < tolerances.minimumScore)
+                             isWeak: (distinct.first?.score ?? 0) < tolerances.minimumScore,
+                             scoredInFull: scored.count, tried: hypotheses.count)
     }
 
     /// A doorway of a room meeting a placed room's in a placement, each named by its index among
@@ -421,9 +462,53 @@ public enum AutoAligner {
         return pairs
     }
 
-    static func score(_ motion: RigidMotion, source: String, own: Scene, room: CapturedRoom, scene: Scene, tolerances: Tolerances) -> Placement {
+    /// What agrees when the room is moved by `motion`, and what it adds to the place's score:
+    /// the only part of `score` that adds. Everything else a place is charged (overlap,
+    /// doorways and windows against a wall) is taken from it, so `value` bounds the score
+    /// from above.
+    struct Agreement {
+        var walls: [(Int, Int, Double)]
+        var doorways: [(Int, Int)]
+        var nested: [(Int, Int)]
+        var value: Double
+        /// Doorways and windows that would lie against a wall there.
+        var against: (doorways: Int, windows: Int)
+        /// `value` less what `against` costs: the most the place can score.
+        var bound: Double {
+            value - doorwayContradictionCost * Double(against.doorways) - windowContradictionCost * Double(against.windows)
+        }
+    }
+
+    static func agreement(_ motion: RigidMotion, own: Scene, scene: Scene, tolerances: Tolerances) -> Agreement {
         let (walls, doorways) = matches(motion, own: own, scene: scene, tolerances: tolerances)
         let nested = nestedDoorways(motion, own: own, scene: scene, matched: doorways, tolerances: tolerances)
+        let mover = Mover(motion)
+        let wallLength = walls.reduce(0) { $0 + $1.2 }
+        // A doorway counts the more, the closer its two sides' widths (the same doorway
+        // measured twice differs by a few centimetres at most).
+        // ... and the closer its two middles along the wall (across, the scans may have seen
+        // the two faces of a thick wall).
+        let turn = Mover(RigidMotion(yaw: motion.yaw))
+        let doorwayValue = doorways.reduce(0.0) { sum, pair in
+            let mine = move(own.doorways[pair.0].segment, mover), theirs = scene.doorways[pair.1].segment
+            let difference = abs(mine.length - theirs.length)
+            let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
+            // Through a doorway in an outside wall (a front door) only a rescan of the same room
+            // meets it, from the same side; another room meeting it is weak evidence.
+            let across = move(own.doorways[pair.0].inward, turn).dot(scene.doorways[pair.1].inward) < 0
+            let outside = across && (own.doorways[pair.0].outside || scene.doorways[pair.1].outside)
+            let weight = outside ? 0.4 : 1
+            return sum + weight * 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
+        }
+        return Agreement(walls: walls, doorways: doorways, nested: nested,
+                         value: wallLength + doorwayValue + nestedDoorwayValue * Double(nested.count),
+                         against: contradictions(motion, own: own, scene: scene, tolerances: tolerances))
+    }
+
+    static func score(_ motion: RigidMotion, source: String, own: Scene, room: CapturedRoom, scene: Scene, tolerances: Tolerances,
+                      agreement known: Agreement? = nil) -> Placement {
+        let agreed = known ?? agreement(motion, own: own, scene: scene, tolerances: tolerances)
+        let (walls, doorways, nested) = (agreed.walls, agreed.doorways, agreed.nested)
         let mover = Mover(motion)
         let moved = own.outlines.map { $0.map { move($0, mover) } }
         var overlap = 0.0
@@ -505,26 +590,9 @@ public enum AutoAligner {
                 overlap += rescanOverlap
             }
         }
-        let (doorwaysAgainst, windowsAgainst) = self.contradictions(motion, own: own, scene: scene, tolerances: tolerances)
+        let (doorwaysAgainst, windowsAgainst) = agreed.against
         let contradictions = doorwaysAgainst + windowsAgainst
-        let wallLength = walls.reduce(0) { $0 + $1.2 }
-        // A doorway counts the more, the closer its two sides' widths (the same doorway
-        // measured twice differs by a few centimetres at most).
-        // ... and the closer its two middles along the wall (across, the scans may have seen
-        // the two faces of a thick wall).
-        let turn = Mover(RigidMotion(yaw: motion.yaw))
-        let doorwayValue = doorways.reduce(0.0) { sum, pair in
-            let mine = move(own.doorways[pair.0].segment, mover), theirs = scene.doorways[pair.1].segment
-            let difference = abs(mine.length - theirs.length)
-            let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
-            // Through a doorway in an outside wall (a front door) only a rescan of the same room
-            // meets it, from the same side; another room meeting it is weak evidence.
-            let across = move(own.doorways[pair.0].inward, turn).dot(scene.doorways[pair.1].inward) < 0
-            let outside = across && (own.doorways[pair.0].outside || scene.doorways[pair.1].outside)
-            let weight = outside ? 0.4 : 1
-            return sum + weight * 2.5 * (1 - difference / tolerances.doorWidth) * max(0, 1 - along / tolerances.doorDistance)
-        }
-        let value = wallLength + doorwayValue + nestedDoorwayValue * Double(nested.count) - 3 * overlap
+        let value = agreed.value - 3 * overlap
             - doorwayContradictionCost * Double(doorwaysAgainst) - windowContradictionCost * Double(windowsAgainst)
         return Placement(motion: motion, score: value, walls: walls.count, doorways: doorways.count + nested.count, widerDoorways: nested.count,
                          overlap: overlap, contradictions: contradictions, source: source,
