@@ -380,6 +380,32 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertEqual(try Self.snapshot(store), before)
     }
 
+    /// The SDK compares ids as UUIDs: an anchor whose `spaceId` is in lower case is in its
+    /// space, and an anchor whose space record is gone still has its log. A save numbered
+    /// either's new events from 1 again, after the versions the log already had.
+    func testAnAnchorsNewEventsFollowItsLogWhateverItsSpaceRecordSays() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let lower = try Self.copy(into: folder.appendingPathComponent("lower"))
+        let file = lower + "/anchors/\(Self.anchor1).json"
+        try Self.write(try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: Self.spaceA, with: Self.spaceA.lowercased()), file)
+        let orphan = try Self.copy(into: folder.appendingPathComponent("orphan"))
+        try FileManager.default.removeItem(atPath: orphan + "/spaces/\(Self.spaceB).json")
+        for (store, command, space, anchor) in [(lower, "move a1 1 0", Self.spaceA, Self.anchor1), (orphan, "restore a2", Self.spaceB, Self.anchor2)] {
+            let result = try Harness.run(["-q", store, "-c", "\(command); save"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let log = try String(contentsOfFile: store + "/events/\(space)/events.jsonl", encoding: .utf8)
+            let events = try log.split(separator: "\n").compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { $0["anchorId"] as? String == anchor }
+            XCTAssertEqual(events.compactMap { $0["version"] as? Int }, (0..<events.count).map { $0 + 1 }, "\(store): each version once, in order")
+            XCTAssertEqual(events.filter { $0["type"] as? String == "created" }.count, 1, "\(store): no second created event")
+            XCTAssertEqual(events.count, command.hasPrefix("move") ? 4 : 3, "\(store): the log's events and the save's")
+        }
+        let listed = try Harness.run(["-q", lower, "-c", "ls spaces"])
+        XCTAssertTrue(listed.stdout.contains("Living Room  \(Self.spaceA)"), listed.stdout)
+        XCTAssertFalse(listed.stderr.contains("does not exist"), "a lower-case spaceId names its space: \(listed.stderr)")
+    }
+
     // MARK: - Messages (item 22)
 
     func testMessagesSayWhatIsWrongWithTheSpaceFile() throws {

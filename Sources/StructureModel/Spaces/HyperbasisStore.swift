@@ -136,6 +136,9 @@ public struct HyperbasisStore: Sendable {
     public var path: String
     public var spaces: [SpaceRecord] = []
     public var anchors: [AnchorRecord] = []
+    /// The event logs, by space id in upper case (the name of the log's folder): the SDK
+    /// compares ids as UUIDs, so an anchor whose `spaceId` is written in lower case, or
+    /// whose space record is gone, still has its history here.
     public var events: [String: [AnchorEvent]] = [:]
     public var pendingOperations = 0
     /// Files that could not be read, or that the SDK would mishandle, with why.
@@ -188,16 +191,19 @@ public struct HyperbasisStore: Sendable {
         for name in Self.listing(path + "/spaces", suffix: ".json", store: &store) {
             store.loadSpace(name)
         }
-        let spaceIDs = Set(store.spaces.map(\.id))
+        let spaceIDs = Set(store.spaces.map { $0.id.uppercased() })
         if FileIO.isDirectory(path + "/anchors") {
             for name in Self.listing(path + "/anchors", suffix: ".json", store: &store) {
                 store.loadAnchor(name, spaces: spaceIDs)
             }
         }
         store.markDuplicates()
+        // Every log an anchor's save appends to, its space's record there or not: a save
+        // numbers the new events after the log's (a log left unread gave an anchor a second
+        // version 1: an adversarial pass).
         var logsRead = Set<String>()
-        for space in store.spaces where logsRead.insert(space.id.uppercased()).inserted {
-            store.loadEvents(space.id)
+        for id in store.spaces.map(\.id) + store.anchors.map(\.spaceId) where logsRead.insert(id.uppercased()).inserted {
+            store.loadEvents(id)
         }
         if let bytes = try? FileIO.read(path + "/pending_operations.json"),
            case .array(let items)? = try? withJSONReader(bytes, { try $0.readValue() }) {
@@ -401,7 +407,7 @@ public struct HyperbasisStore: Sendable {
         if case .object(let m)? = object["metadata"] { metadata = m }
         let transform = Self.transform(object["transform"])
         if transform == nil { problems.append("\(file): \"transform\" is not 16 finite numbers") }
-        if !spaces.contains(spaceId) { problems.append("\(file): its space \(spaceId) does not exist") }
+        if !spaces.contains(spaceId.uppercased()) { problems.append("\(file): its space \(spaceId) does not exist") }
         anchors.append(AnchorRecord(id: id, spaceId: spaceId, transform: transform, metadata: metadata,
                                     createdAt: Self.string(object, "createdAt"), updatedAt: Self.string(object, "updatedAt"),
                                     deletedAt: Self.string(object, "deletedAt"), json: object, file: file))
@@ -434,6 +440,11 @@ public struct HyperbasisStore: Sendable {
             list.append(AnchorEvent(id: id, anchorId: anchor, type: type, timestamp: Self.string(object, "timestamp") ?? "",
                                     version: Int(version.text) ?? 0, line: number, json: object))
         }
-        events[spaceId] = list
+        events[spaceId.uppercased()] = list
+    }
+
+    /// The events of one anchor, from its space's log, in the log's order.
+    public func events(of anchor: AnchorRecord) -> [AnchorEvent] {
+        (events[anchor.spaceId.uppercased()] ?? []).filter { $0.anchorId.uppercased() == anchor.id.uppercased() }
     }
 }

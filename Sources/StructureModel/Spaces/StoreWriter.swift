@@ -72,8 +72,8 @@ extension HyperbasisStore {
             var found = now.anchors.first { $0.id.uppercased() == then.id.uppercased() }
             found?.file = then.file
             if found != then { return (then.file, now) }
-            let log = now.events.first { $0.key.uppercased() == anchor.spaceId.uppercased() }?.value ?? []
-            let was = onDisk.events.first { $0.key.uppercased() == anchor.spaceId.uppercased() }?.value ?? []
+            let log = now.events[anchor.spaceId.uppercased()] ?? []
+            let was = onDisk.events[anchor.spaceId.uppercased()] ?? []
             if log.map(\.id) != was.map(\.id) {
                 return ((try? Self.eventLog(path, spaceId: anchor.spaceId)) ?? path, now)
             }
@@ -122,8 +122,8 @@ extension HyperbasisStore {
             saved.updatedAt = stamp
             saved.json["updatedAt"] = .string(stamp)
             saved.json["id"] = .string(anchor.id.uppercased())
-            var log = result.store.events[anchor.spaceId] ?? []
-            var version = log.filter { $0.anchorId.uppercased() == anchor.id.uppercased() }.map(\.version).max() ?? 0
+            var log = result.store.events[anchor.spaceId.uppercased()] ?? []
+            var version = result.store.events(of: anchor).map(\.version).max() ?? 0
             // At most two events follow (a seeded created, then the change).
             guard version <= Int.max - 2 else {
                 throw FileError(path: logFile, message: "anchor \(anchor.id.uppercased())'s events are numbered up to \(version); "
@@ -166,7 +166,7 @@ extension HyperbasisStore {
                     if case .number(let n) = $0 { return n.text } else { return "0" }
                 } ?? "0") ?? 0, line: 0, json: line))
             }
-            result.store.events[anchor.spaceId] = log
+            result.store.events[anchor.spaceId.uppercased()] = log
             result.events += lines.count
             saved.file = file
             result.store.anchors[index] = saved

@@ -126,7 +126,7 @@ extension Shell {
     }
 
     func spaceHandle(_ id: String) -> String? {
-        spaceEntries.first { $0.space.id == id }?.handle
+        spaceEntries.first { $0.space.id.uppercased() == id.uppercased() }?.handle
     }
 
     func listSpaces(wide: Bool = false) -> String {
@@ -134,7 +134,7 @@ extension Shell {
         if options.json {
             return renderJSON(.array(entries.map { entry in
                 let space = entry.space
-                let anchors = session.workspace.stores[entry.store].store.anchors.filter { $0.spaceId == space.id }
+                let anchors = session.workspace.stores[entry.store].store.anchors.filter { $0.spaceId.uppercased() == space.id.uppercased() }
                 return .object(JSONObject([
                     JSONMember("handle", .string(entry.handle)), JSONMember("kind", .string("space")),
                     JSONMember("identifier", .string(space.id)), JSONMember("name", space.name.map { .string($0) } ?? .null),
@@ -150,7 +150,7 @@ extension Shell {
         }
         let rows = entries.map { entry -> [String] in
             let space = entry.space
-            let anchors = session.workspace.stores[entry.store].store.anchors.filter { $0.spaceId == space.id }
+            let anchors = session.workspace.stores[entry.store].store.anchors.filter { $0.spaceId.uppercased() == space.id.uppercased() }
             return [entry.handle, space.name ?? "", space.id, space.createdAt ?? "", space.updatedAt ?? "",
                     "\(space.worldMap.storedSize)", space.worldMap.rawSize.map(String.init) ?? "?",
                     space.isCompressed ? "yes" : "no", "\(anchors.filter { !$0.isDeleted }.count)", "\(anchors.filter(\.isDeleted).count)"]
@@ -199,7 +199,7 @@ extension Shell {
     func listAnchors(where words: [Argument] = [], wide: Bool = false) throws -> String {
         var entries = anchorEntries
         func version(_ entry: (handle: String, store: Int, index: Int, anchor: AnchorRecord)) -> Int? {
-            session.workspace.stores[entry.store].store.events[entry.anchor.spaceId]?.filter { $0.anchorId == entry.anchor.id }.map(\.version).max()
+            session.workspace.stores[entry.store].store.events(of: entry.anchor).map(\.version).max()
         }
         if let whereWord = words.first {
             guard whereWord.text == "where", words.count > 1 else {
@@ -348,7 +348,7 @@ extension Shell {
                 lines.append(("position", "x \(formatted(t.translation.x, digits: 3)), y \(formatted(t.translation.y, digits: 3)), z \(formatted(t.translation.z, digits: 3)) m"))
             }
             for member in a.metadata.sortedMembers { lines.append(("metadata." + member.key, renderJSON(member.value).trimmingCharacters(in: .whitespacesAndNewlines))) }
-            let events = (session.workspace.stores[entry.store].store.events[a.spaceId] ?? []).filter { $0.anchorId == a.id }
+            let events = session.workspace.stores[entry.store].store.events(of: a)
             for event in events {
                 lines.append(("event v\(event.version)", "\(event.type) at \(event.timestamp)"))
             }
