@@ -200,6 +200,34 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("not a RoomPlan room or structure"), refused.stderr)
     }
 
+    /// `export space` of an HBSpace file whose map is compressed: the map inflated as the file
+    /// was read (within 1 MiB, or 50 times its size), or an error and no file. A map that
+    /// would not inflate under a tighter bound was written as "" (an empty world map), exit 0.
+    func testExportingAnHBSpaceFilesCompressedMapWritesTheMapOrNothing() throws {
+        let map = try Data(contentsOf: URL(fileURLWithPath: try sampleStore() + "/worldmaps/\(Self.spaceB).bin"))
+        let folder = try Harness.temporaryFolder(self)
+        let padded = [UInt8](map) + [UInt8](repeating: 0, count: 100_000)
+        let packed = RawDeflate.deflate(padded)
+        XCTAssertGreaterThan(padded.count, packed.count * HyperbasisStore.inflationLimit, "the case: above 50 times, under 1 MiB")
+        for (name, stored, raw) in [("whole", packed, padded as [UInt8]?), ("torn", Array(packed.prefix(packed.count / 2)), nil)] {
+            let path = folder.appendingPathComponent("\(name).json").path
+            let json = "{\"id\":\"\(Self.spaceB)\",\"isCompressed\":true,\"worldMapData\":\"\(Data(stored).base64EncodedString())\"}"
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+            let out = folder.appendingPathComponent("\(name)-out.json").path
+            let result = try Harness.run(["-q", path, "-c", "export space sp1 \(out)"])
+            guard let raw else {
+                XCTAssertEqual(result.status, 1, "\(name): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("sp1's world map cannot be inflated"), result.stderr)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(name): no file with an empty map")
+                continue
+            }
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let written = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+            let map = Data(base64Encoded: written["worldMapData"] as? String ?? "").map { [UInt8]($0) } ?? []
+            XCTAssertTrue(map == raw, "\(name): the map, inflated (\(raw.count) bytes), not \(map.count) bytes")
+        }
+    }
+
     func testRawDeflateRoundTripsAndTruncationIsAnError() throws {
         var rng = SplitMix(seed: 1)
         let data = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: rng.int(0...15)) }

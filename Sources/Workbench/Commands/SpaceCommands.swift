@@ -587,28 +587,30 @@ extension Shell {
         guard words.count == 2 else { throw CommandFailure("export space needs SPACE and FILE", at: words.first ?? name) }
         guard let entry = try spaceEntry(words[0]) else { throw CommandFailure("there is no space '\(words[0].text)'", at: words[0]) }
         let store = session.workspace.stores[entry.store].store
-        let raw: [UInt8]
+        let stored: [UInt8]
         if store.isSingleFile {
             guard case .string(let encoded)? = entry.space.json["worldMapData"], let data = Data(base64Encoded: encoded) else {
                 throw CommandFailure("\(entry.handle) has no readable worldMapData", at: words[0])
             }
-            raw = entry.space.isCompressed ? ((try? RawDeflate.inflate([UInt8](data), limit: data.count * HyperbasisStore.inflationLimit)) ?? []) : [UInt8](data)
+            stored = [UInt8](data)
         } else {
-            let stored: [UInt8]
             do {
                 stored = try FileIO.read(try HyperbasisStore.worldMapFile(store.path, spaceId: entry.space.id))
             } catch {
                 throw CommandFailure("cannot read \(entry.handle)'s world map: \(error.path): \(error.message)", at: words[0])
             }
-            if entry.space.isCompressed {
-                do {
-                    raw = try RawDeflate.inflate(stored, limit: max(1 << 20, stored.count * HyperbasisStore.inflationLimit))
-                } catch {
-                    throw CommandFailure("\(entry.handle)'s world map cannot be inflated: \(error)", at: words[0])
-                }
-            } else {
-                raw = stored
+        }
+        // Inflated within the bound the store was read with, from a file or a folder alike: an
+        // HBSpace file's map that would not inflate was written as an empty map, without a word.
+        let raw: [UInt8]
+        if entry.space.isCompressed {
+            do {
+                raw = try RawDeflate.inflate(stored, limit: max(1 << 20, stored.count * HyperbasisStore.inflationLimit))
+            } catch {
+                throw CommandFailure("\(entry.handle)'s world map cannot be inflated: \(error)", at: words[0])
             }
+        } else {
+            raw = stored
         }
         var object = JSONObject()
         object["createdAt"] = entry.space.createdAt.map { .string($0) }
