@@ -53,6 +53,30 @@ final class SaveTests: XCTestCase {
         XCTAssertTrue(shell.run(script: "save --force", source: "-c"), output.standardError)
         XCTAssertFalse(shell.session.hasUnsavedChanges)
     }
+
+    /// The names file is written with the file: one edited by hand while the session had
+    /// it open (its names changed, or the file removed, or made) was replaced without a word.
+    /// It is refused as a changed RoomPlan file is, and replaced with --force; the session's
+    /// own saves do not count as changes.
+    func testANamesFileEditedByHandSinceItWasOpenedIsNotOverwrittenUnasked() throws {
+        let folder = try folder()
+        let (shell, output, path) = try session(in: folder)
+        let sidecar = Sidecar.path(for: path)
+        XCTAssertTrue(shell.run(script: "name r1 Kitchen\nsave\nname r1 Larder\nsave", source: "-c"), output.standardError)
+        let edited = try String(decoding: FileIO.read(sidecar), as: UTF8.self).replacingOccurrences(of: "\"Larder\"", with: "\"Pantry\"")
+        try FileIO.writeAtomically(Array(edited.utf8), to: sidecar)
+        XCTAssertFalse(shell.run(script: "name r1 Cellar\nsave", source: "-c"))
+        XCTAssertTrue(output.standardError.contains("\(path) has its names in \(sidecar), which changed on disk since it was opened"),
+                      output.standardError)
+        XCTAssertEqual(try Sidecar.decode(FileIO.read(sidecar)).rooms.map(\.name), ["Pantry"], "the hand edit is still there")
+        XCTAssertTrue(shell.session.hasUnsavedChanges)
+        try FileManager.default.removeItem(atPath: sidecar)
+        XCTAssertFalse(shell.run(script: "save", source: "-c"))
+        XCTAssertTrue(output.standardError.contains("\(sidecar), which was removed since it was opened"), output.standardError)
+        XCTAssertNil(FileIO.stamp(of: sidecar))
+        XCTAssertTrue(shell.run(script: "save --force\nname r1 Attic\nsave", source: "-c"), output.standardError)
+        XCTAssertEqual(try Sidecar.decode(FileIO.read(sidecar)).rooms.map(\.name), ["Attic"])
+    }
     /// The pages of a plan of several stories are one save: a failure at the second page (a
     /// full disk) leaves every page as it was. Page by page, the first was replaced and the
     /// second kept an earlier export's drawing: a set that no export ever drew.

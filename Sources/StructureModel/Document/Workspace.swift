@@ -35,6 +35,10 @@ public struct WorkspaceFile: Sendable {
     public internal(set) var models: [String: String] = [:]
     /// Whether a sidecar was read or must be written (names once given stay saved).
     public var hasSidecar = false
+    /// The names file a save writes (`Sidecar.path(for:)`) as it was when the file was
+    /// opened or last saved, nil when there was none: one edited by hand since is not
+    /// written over without a word, as the RoomPlan file is not.
+    public var sidecarStamp: FileStamp?
     /// Whether `merge` made this structure in this session: its rooms are copies of rooms
     /// still open, so a `merge` naming no rooms leaves them out.
     public internal(set) var madeByMerge = false
@@ -287,10 +291,11 @@ public struct Workspace: Sendable {
         apply(&change)
     }
 
-    public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil) {
+    public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil, sidecarStamp: FileStamp? = nil) {
         guard let index = fileIndex(id: id) else { return }
         files[index].savedState = files[index].state
         files[index].stamp = stamp
+        files[index].sidecarStamp = sidecarStamp
         files[index].contentDigest = digest
         if !files[index].names.isEmpty || !files[index].spaceLinks.isEmpty || !files[index].models.isEmpty {
             files[index].hasSidecar = true

@@ -275,8 +275,15 @@ extension Shell {
             if let now, let exported = exportedUnsaved[file.path], exported.file == file.id, exported.stamp == now { return nil }
             return now == nil ? nil : "exists and is not \(file.name) (save --force to replace it, or export structure PATH)"
         }
-        if now == file.stamp { return nil }
-        return (now == nil ? "was removed" : "changed on disk") + " since it was opened (save --force to overwrite it anyway)"
+        guard now == file.stamp else {
+            return (now == nil ? "was removed" : "changed on disk") + " since it was opened (save --force to overwrite it anyway)"
+        }
+        // Its names file, which the save replaces too: edited by hand (or removed) since, its
+        // contents went to `previous` without a word.
+        let names = Sidecar.path(for: file.path)
+        guard writesSidecar(file, to: file.path), FileIO.stamp(of: names) != file.sidecarStamp else { return nil }
+        return "has its names in \(names), which " + (FileIO.stamp(of: names) == nil ? "was removed" : file.sidecarStamp == nil ? "appeared" : "changed on disk")
+            + " since it was opened (edited by hand?): save --force to overwrite it anyway"
     }
 
     /// Refuses to replace a file (or the names file that goes with it) its owner made
@@ -405,7 +412,8 @@ extension Shell {
                     file stays whole until the new one is complete; the file's permissions are kept. A file
                     with other hard links is split from them (they keep the old contents): a warning says so.
                     Refuses to replace a write-protected file (or its names file), unless --force.
-                    Refuses to overwrite a file that changed on disk since it was opened, unless --force;
+                    Refuses to overwrite a file that changed on disk since it was opened, unless --force
+                    (and a names file edited, removed or made by another hand since then, which the save replaces);
                     that check and the rename are made under a lock on the folder, so of two processes
                     saving one file at once, the second is refused and keeps its edits. The sidecar of
                     names (NAME.wb.json) is written with the file as one save: if either cannot be

@@ -85,6 +85,8 @@ public struct Session: Sendable {
         var warnings: [String] = []
         var sidecar: Sidecar?
         var sidecarPath = Sidecar.path(for: path)
+        // Taken before reading, as the file's stamp is.
+        let sidecarStamp = FileIO.stamp(of: sidecarPath)
         // (A scan opened through a link whose names an older wb wrote beside the link.)
         if FileIO.stamp(of: sidecarPath) == nil, Sidecar.besideName(path) != sidecarPath, FileIO.stamp(of: Sidecar.besideName(path)) != nil {
             sidecarPath = Sidecar.besideName(path)
@@ -128,6 +130,7 @@ public struct Session: Sendable {
         var file = workspace.makeFile(path: path, document: document, stamp: stamp,
                                       diagnostics: RoomPlanDiagnostics.check(document), sidecar: sidecar)
         file.contentDigest = digest
+        file.sidecarStamp = sidecarStamp
         return (file, warnings)
     }
 
@@ -160,7 +163,9 @@ public struct Session: Sendable {
     }
 
     public mutating func markSaved(id: Int, stamp: FileStamp?, digest: ContentDigest? = nil) {
-        workspace.markSaved(id: id, stamp: stamp, digest: digest)
+        // The names file as the save left it (written with the file, or not touched).
+        let names = workspace.file(id: id).flatMap { FileIO.stamp(of: Sidecar.path(for: $0.path)) }
+        workspace.markSaved(id: id, stamp: stamp, digest: digest, sidecarStamp: names)
         saves += 1
     }
 
