@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The crash journal, through a pseudo-terminal: an interactive session killed with SIGKILL
 /// leaves its edits in `.NAME.wb-journal`; the file stays as it was; `--recover` (or a yes
@@ -297,6 +300,31 @@ final class JournalTests: XCTestCase {
         XCTAssertFalse(next.out.contains("keeps no crash journal"), next.out)
         let recorded = try String(contentsOfFile: journal, encoding: .utf8)
         XCTAssertTrue(recorded.contains("\"text\":\"move r1 1 0\""), "the next session keeps one: \(recorded)")
+    }
+
+    /// A journal with no header, no session holding it: what a wb killed between making its
+    /// journal and writing the header leaves (an empty file, or a header cut short). It
+    /// holds no command; it was left as it was, and every later session kept no journal
+    /// until someone removed it by hand. It is removed, and the session keeps its own.
+    /// One a live session holds is still left alone.
+    func testAJournalLeftWithoutAHeaderIsRemovedAndTheSessionKeepsItsOwn() throws {
+        for leftover in ["", "{\"format\":\"wb-jour"] {
+            try Data(leftover.utf8).write(to: URL(fileURLWithPath: journal))
+            let next = try session(["move r1 1 0", "KILL"])
+            XCTAssertFalse(next.out.contains("keeps no crash journal"), next.out)
+            XCTAssertTrue(next.out.contains("removed \(journal): a journal a wb was killed before it had started"), next.out)
+            let recorded = try String(contentsOfFile: journal, encoding: .utf8)
+            XCTAssertTrue(recorded.contains("\"text\":\"move r1 1 0\""), "the session keeps one: \(recorded)")
+            try FileManager.default.removeItem(atPath: journal)
+        }
+        // Held by a live session (its lock taken), an empty journal is that session's.
+        XCTAssertTrue(FileManager.default.createFile(atPath: journal, contents: nil))
+        let held = open(journal, O_RDONLY)
+        defer { close(held) }
+        XCTAssertEqual(flock(held, LOCK_EX), 0)
+        let beside = try session(["move r1 1 0", "quit --force"])
+        XCTAssertTrue(beside.out.contains("is the journal of another wb session"), beside.out)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal))
     }
 
     func testAnInteractiveStartAsksAndAYesReplays() throws {

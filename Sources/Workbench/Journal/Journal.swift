@@ -83,9 +83,14 @@ final class Journal {
     static func create(at path: String, for shell: Shell) throws(FileError) -> Journal {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileError(path: path, message: FileIO.describe(errno: errno)) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        // Locked, and still there once locked, before the header is written: a journal with
+        // no header whose lock is free is one whose maker was killed, and the next session
+        // removes it (`FoundJournal.look`); one it removed in the instant between was this one.
+        var own = stat(), there = stat()
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        guard fstat(fd, &own) == 0, lstat(path, &there) == 0, own.st_ino == there.st_ino, own.st_dev == there.st_dev else {
             closeDescriptor(fd)
-            throw FileError(path: path, message: "is in use by another wb")
+            throw FileError(path: path, message: "was removed by another wb as it was made")
         }
         let journal = Journal(path: path, fd: fd)
         if let code = journal.writeHeader(JournalHeader(shell: shell)) {

@@ -211,6 +211,9 @@ struct FoundJournal {
 
     enum Lookup {
         case none
+        /// A journal with no header and no session (its maker was killed before it wrote
+        /// one): it held no command, and is removed.
+        case removedHeaderless
         /// A live session holds it.
         case inUse
         case unreadable(String)
@@ -246,9 +249,18 @@ struct FoundJournal {
         func object(_ text: ArraySlice<UInt8>) -> [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any]
         }
+        // Not one whole line: its maker was killed before the header was written (it locks the
+        // file first, see `Journal.create`, so one being made now is locked). Left, it kept
+        // every later session from having a journal until someone removed it by hand.
+        if !bytes.contains(0x0A) {
+            var now = stat()
+            if lstat(path, &now) == 0, now.st_ino == info.st_ino, now.st_dev == info.st_dev { unlink(path) }
+            closeDescriptor(fd)
+            return .removedHeaderless
+        }
         guard let first = lines.first, let headerObject = object(first.text), let header = JournalHeader(json: headerObject) else {
             closeDescriptor(fd)
-            return .unreadable(bytes.isEmpty ? "is empty" : "does not start with a wb journal header")
+            return .unreadable("does not start with a wb journal header")
         }
         var found = FoundJournal(path: path, fd: fd, header: header, entries: [], validLength: first.end)
         for (number, line) in lines.enumerated().dropFirst() {

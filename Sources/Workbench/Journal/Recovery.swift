@@ -25,6 +25,9 @@ struct JournalStart {
         switch FoundJournal.look(at: path) {
         case .none:
             if recover { shell.inform("nothing to recover: there is no journal \(path)") }
+        case .removedHeaderless:
+            shell.inform("removed \(path): a journal a wb was killed before it had started (it held no command)")
+            if recover { shell.inform("nothing to recover: the journal \(path) held no commands") }
         case .inUse:
             shell.warn("\(path) is the journal of another wb session editing \(first) now; "
                        + (interactive ? "this session keeps no crash journal" : "it is left alone"))
