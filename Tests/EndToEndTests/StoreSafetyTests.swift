@@ -189,10 +189,10 @@ final class StoreSafetyTests: XCTestCase {
 
         let linkedAnchor = try Harness.run(["-q", store, "-c", "move a1 1 0; save"])
         XCTAssertEqual(linkedAnchor.status, 1)
-        XCTAssertTrue(linkedAnchor.stderr.contains("is not a plain file"), linkedAnchor.stderr)
+        XCTAssertTrue(linkedAnchor.stderr.contains("error: cannot save \(store): \(anchorFile): is not a plain file"), linkedAnchor.stderr)
         let linkedLog = try Harness.run(["-q", store, "-c", "restore a2; save"])
         XCTAssertEqual(linkedLog.status, 1)
-        XCTAssertTrue(linkedLog.stderr.contains("lies outside the store"), linkedLog.stderr)
+        XCTAssertTrue(linkedLog.stderr.contains("error: cannot save \(store): \(events)/events.jsonl: lies outside the store"), linkedLog.stderr)
         XCTAssertEqual(try Self.snapshot(elsewhere), before, "nothing written outside the store")
     }
 
@@ -358,7 +358,7 @@ final class StoreSafetyTests: XCTestCase {
                       loaded.problems.joined(separator: "\n"))
         let result = try Harness.run(["-q", store, "-c", "move a2 1 0; save"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("notes-backup.json"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("error: cannot save \(store): \(odd): holds anchor \(Self.anchor1)"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store + "/anchors").sorted(),
                        ["\(Self.anchor2).json", "notes-backup.json"])
     }

@@ -565,7 +565,10 @@ extension Shell {
                     }
                 })
             } catch {
-                throw CommandFailure("cannot save \(entry.store.path): \(error.message)", at: word)
+                // The file it is about, when it is one of the store's (a record named for another
+                // id, a link): "cannot save s7: holds anchor … but is not named …" named none.
+                let which = error.path == entry.store.path ? "" : "\(error.path.escapingControls): "
+                throw CommandFailure("cannot save \(entry.store.path): \(which)\(error.message)", at: word)
             }
             if options.dryRun {
                 for renamed in result.renamed { inform("would rename \(renamed.from.escapingControls) to \(FileIO.baseName(of: renamed.to).escapingControls) (--dry-run)") }
