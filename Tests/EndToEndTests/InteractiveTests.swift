@@ -52,4 +52,25 @@ final class InteractiveTests: XCTestCase {
         XCTAssertFalse(saved.contains("abandoned"), "an abandoned line is not history")
         XCTAssertTrue(second.contains("usage: save"), "Up arrow recalled the last session's command (help save)")
     }
+
+    /// A file name with a blank or a quote is completed as the line must read it: it went in
+    /// as it is, and `open my scan.json` opened "my" ("no such file").
+    func testAFileNameWithABlankOrAQuoteIsCompletedSoTheLineReadsIt() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder)
+        try FileManager.default.copyItem(atPath: room, toPath: folder.appendingPathComponent("my scan.json").path)
+        try FileManager.default.copyItem(atPath: room, toPath: folder.appendingPathComponent("it's.json").path)
+        let run = try Terminal.run([], prompt: "> ", steps: [
+            .init("open \(folder.path)/my\t"),
+            .init("\r", "floor area"),
+            .init("open \"\(folder.path)/it\t"),
+            .init("\r", "floor area"),
+            .init("quit --force\r"),
+        ])
+        XCTAssertNil(run.problem, run.out)
+        let out = Terminal.plain(run.out)
+        XCTAssertFalse(out.contains("error"), out)
+        XCTAssertTrue(out.contains("my scan  CapturedRoom"), out)
+        XCTAssertTrue(out.contains("it's  CapturedRoom"), out)
+    }
 }

@@ -136,6 +136,23 @@ final class ShellTests: XCTestCase {
         XCTAssertEqual(shell.completions(forLinePrefix: "open \(folder.path)/sc"),
                        ["\(folder.path)/scan-1.json", "\(folder.path)/scans/"])
         XCTAssertEqual(shell.completions(forLinePrefix: "source \(folder.path)/scans"), ["\(folder.path)/scans/"])
+
+        // Typed back as the line reads it: escaped outside quotes, closed inside one.
+        for name in ["my scan.json", "it's $x;#.json"] {
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+        }
+        XCTAssertEqual(shell.completions(forLinePrefix: "open \(folder.path)/my"), ["\(folder.path)/my\\ scan.json"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "open \(folder.path)/my\\ s"), ["\(folder.path)/my\\ scan.json"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "open \(folder.path)/it"), ["\(folder.path)/it\\'s\\ \\$x\\;\\#.json"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "open \"\(folder.path)/my"), ["\(folder.path)/my scan.json\""])
+        XCTAssertEqual(shell.completions(forLinePrefix: "open \"\(folder.path)/it"), ["\(folder.path)/it's \\$x;#.json\""])
+        XCTAssertEqual(shell.completions(forLinePrefix: "open '\(folder.path)/my"), ["\(folder.path)/my scan.json'"])
+        XCTAssertEqual(shell.completions(forLinePrefix: "open '\(folder.path)/sc"), ["\(folder.path)/scan-1.json'", "\(folder.path)/scans/"])
+        for typed in ["open \(folder.path)/it\\'s\\ \\$x\\;\\#.json", "open \"\(folder.path)/it's \\$x;#.json\""] {
+            let lexer = Lexer(source: "t")
+            let words = try lexer.logicalLines(typed).flatMap { try lexer.commands(in: $0) }.first?.words.map(\.rawText)
+            XCTAssertEqual(words?.last, "\(folder.path)/it's $x;#.json", "the completed word reads back as the name: \(typed)")
+        }
     }
 
     func testCompletionOfHandlesLabelsFieldsAndExpressions() {

@@ -62,7 +62,63 @@ extension Shell {
             kind = argumentKind(spec, at: position)
         }
         guard let kind else { return [] }
-        return candidates(for: kind, prefix: current, words: Array(words.dropFirst()))
+        let found = candidates(for: kind, prefix: current, words: Array(words.dropFirst()))
+        // A file name is typed back as the line reads it: `my scan.json` went in as two words
+        // (`open my scan.json` opened "my"). Inside a quote the word is completed to its end.
+        switch kind {
+        case .path, .openFile: return found.map { Self.typed($0, inQuote: inSingle ? "'" : inDouble ? "\"" : nil) }
+        default: return found
+        }
+    }
+
+    /// `word` as it must be typed to be read back as itself: outside quotes with a backslash
+    /// before each blank, quote, backslash, `;`, `#` and `$`; inside a quote from the quote
+    /// on, closed after a file name (a folder's goes on). A tab or a newline is `\t`, `\n`.
+    static func typed(_ word: String, inQuote quote: Character?) -> String {
+        var text = ""
+        for character in word {
+            switch (quote, character) {
+            case (_, "\n"): text += quote == "'" ? "\n" : "\\n"
+            case (_, "\t"): text += quote == "'" ? "\t" : "\\t"
+            case (nil, " "), (nil, "\""), (nil, "'"), (nil, "\\"), (nil, ";"), (nil, "#"), (nil, "$"),
+                 ("\"", "\""), ("\"", "\\"), ("\"", "$"):
+                text += "\\" + String(character)
+            default: text.append(character)
+            }
+        }
+        if let quote, !word.hasSuffix("/") { text.append(quote) }
+        return text
+    }
+
+    /// Where, in the line up to the cursor, the word being completed starts as
+    /// `completions(forLinePrefix:)` gives it: after the last blank or `;` outside quotes and
+    /// escapes, or after the quote that opens it.
+    static func completedWordStart(_ prefix: String) -> String.Index {
+        var start = prefix.startIndex
+        var inSingle = false, inDouble = false, escaped = false
+        var index = prefix.startIndex
+        while index < prefix.endIndex {
+            let character = prefix[index]
+            let next = prefix.index(after: index)
+            if escaped {
+                escaped = false
+            } else {
+                switch character {
+                case "\\" where !inSingle: escaped = true
+                case "'" where !inDouble:
+                    inSingle.toggle()
+                    if inSingle && index == start { start = next }
+                case "\"" where !inSingle:
+                    inDouble.toggle()
+                    if inDouble && index == start { start = next }
+                case " " where !inSingle && !inDouble, "\t" where !inSingle && !inDouble, ";" where !inSingle && !inDouble:
+                    start = next
+                default: break
+                }
+            }
+            index = next
+        }
+        return start
     }
 
     private func argumentKind(_ spec: CommandSpec, at position: Int) -> ArgumentKind? {

@@ -162,10 +162,9 @@ private func completeForLibedit(
     // A folder is completed without a space after it, so the path can go on.
     wble_set_completion_append_character(candidates.count == 1 && candidates[0].hasSuffix("/") ? 0 : 32)
     // The word libedit replaces starts at `start`; our candidates are whole words from the
-    // last blank, which is the same place unless the word holds a break character.
-    let wordStart = prefix.lastIndex(where: { $0 == " " || $0 == "\t" || $0 == ";" }).map { prefix.index(after: $0) }
-        ?? prefix.startIndex
-    let typedWord = String(prefix[wordStart...])
+    // last blank (or opening quote), which is the same place unless the word holds a break
+    // character (an escaped blank, say).
+    let typedWord = String(prefix[Shell.completedWordStart(prefix)...])
     let libeditWord = text.map { String(cString: $0) } ?? ""
     let dropped = typedWord.count - libeditWord.count
     let shown = candidates.map { dropped > 0 && $0.count >= dropped ? String($0.dropFirst(dropped)) : $0 }
