@@ -406,6 +406,29 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertFalse(listed.stderr.contains("does not exist"), "a lower-case spaceId names its space: \(listed.stderr)")
     }
 
+    /// A record or event log its owner made read-only is refused, as a write-protected scan
+    /// is (it was replaced without a word: the rename needs only a writable folder); with
+    /// --force it is replaced and keeps its mode. Nothing else is written either.
+    func testAWriteProtectedRecordOrLogIsReplacedOnlyWithForce() throws {
+        let folder = try Harness.temporaryFolder(self)
+        for (trial, protected) in ["anchors/\(Self.anchor1).json", "events/\(Self.spaceA)/events.jsonl"].enumerated() {
+            let store = try Self.copy(into: folder.appendingPathComponent("t\(trial)"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store + "/" + protected)
+            let before = try Self.snapshot(store)
+            for flags in [["--dry-run"], []] {
+                let refused = try Harness.run(["-q"] + flags + [store, "-c", "move a1 1 0; save"])
+                XCTAssertEqual(refused.status, 1, refused.stderr)
+                XCTAssertTrue(refused.stderr.contains("\(store)/\(protected): is write-protected (mode 444): save --force"), refused.stderr)
+                XCTAssertEqual(try Self.snapshot(store), before, "\(protected): nothing written")
+            }
+            let forced = try Harness.run(["-q", store, "-c", "move a1 1 0; save --force"])
+            XCTAssertEqual(forced.status, 0, forced.stderr)
+            XCTAssertNotEqual(try Self.snapshot(store), before)
+            let mode = try FileManager.default.attributesOfItem(atPath: store + "/" + protected)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o444, "\(protected) keeps its mode")
+        }
+    }
+
     // MARK: - Messages (item 22)
 
     func testMessagesSayWhatIsWrongWithTheSpaceFile() throws {

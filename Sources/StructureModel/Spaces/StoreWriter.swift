@@ -83,12 +83,21 @@ extension HyperbasisStore {
 
     /// `verify` runs under the locks of the folders written, just before the renames (see
     /// `FileIO.commit`): it refuses what another process changed since the store was read.
-    public func save(comparedWith onDisk: HyperbasisStore, now: Date, dryRun: Bool,
+    ///
+    /// A file its owner made read-only (no write bit, or none this process may use) is
+    /// refused unless `replacesWriteProtected`, as a RoomPlan file is: the atomic rename needs
+    /// only a writable folder, so a record someone write-protected was replaced without a word.
+    public func save(comparedWith onDisk: HyperbasisStore, now: Date, dryRun: Bool, replacesWriteProtected: Bool = false,
                      verify: (() throws(FileError) -> Void)? = nil) throws(FileError) -> SaveResult {
         var result = SaveResult(store: self, written: [], events: 0)
         let stamp = HyperbasisDate.string(now)
+        func refuseWriteProtected(_ file: String) throws(FileError) {
+            guard !replacesWriteProtected, let mode = FileIO.writeProtection(of: file) else { return }
+            throw FileError(path: file, message: "is write-protected (mode \(String(mode, radix: 8))): save --force replaces it anyway; nothing was written")
+        }
         if isSingleFile {
             guard var space = spaces.first, space != onDisk.spaces.first else { return result }
+            try refuseWriteProtected(path)
             space.updatedAt = stamp
             space.json["updatedAt"] = .string(stamp)
             if !dryRun { _ = try FileIO.commit([FileWrite(path: path, bytes: Self.compactJSON(space.json))], verify: verify) }
@@ -173,8 +182,15 @@ extension HyperbasisStore {
         }
         for write in writes {
             try Self.confine(write.file, root: path)
-            if let from = write.renameFrom { try Self.confine(from, root: path) }
-            if let log = write.log, !write.lines.isEmpty { try Self.confine(log, root: path) }
+            try refuseWriteProtected(write.file)
+            if let from = write.renameFrom {
+                try Self.confine(from, root: path)
+                try refuseWriteProtected(from)
+            }
+            if let log = write.log, !write.lines.isEmpty {
+                try Self.confine(log, root: path)
+                try refuseWriteProtected(log)
+            }
         }
         // Every record and every event log (the lines of all its anchors after its old bytes)
         // in one commit.

@@ -411,7 +411,7 @@ extension Shell {
                     a temporary file in the same folder is flushed and renamed over the target, so the old
                     file stays whole until the new one is complete; the file's permissions are kept. A file
                     with other hard links is split from them (they keep the old contents): a warning says so.
-                    Refuses to replace a write-protected file (or its names file), unless --force.
+                    Refuses to replace a write-protected file (or its names file, or a store's record or event log), unless --force.
                     Refuses to overwrite a file that changed on disk since it was opened, unless --force
                     (and a names file edited, removed or made by another hand since then, which the save replaces);
                     that check and the rename are made under a lock on the folder, so of two processes

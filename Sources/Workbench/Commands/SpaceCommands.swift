@@ -558,7 +558,8 @@ extension Shell {
                 // is refused (both went ahead, one move was lost and two events got one version:
                 // an adversarial pass).
                 let onDisk = entry.onDisk, mine = entry.store
-                result = try store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun, verify: force ? nil : { () throws(FileError) in
+                result = try store.save(comparedWith: entry.onDisk, now: Date(), dryRun: options.dryRun, replacesWriteProtected: force,
+                                        verify: force ? nil : { () throws(FileError) in
                     if let file = mine.changedOnDisk(since: onDisk).file {
                         throw FileError(path: file, message: "changed on disk since the store was opened (another process saved it just now?); "
                                         + "save --force to overwrite it anyway; nothing was written")
