@@ -429,6 +429,29 @@ final class StoreSafetyTests: XCTestCase {
         }
     }
 
+    /// `show` lines its fields up by the names as printed: a metadata key holding a control
+    /// character was cut short (`metadata.k\u{1` for `k\u{1B}ey`), padded by its raw length
+    /// before its escape made it longer; a wide (CJK) key put its value out of line.
+    func testShowPrintsEveryFieldNameWholeAndItsValueInLine() throws {
+        let folder = try Harness.temporaryFolder(self)
+        let store = try Self.copy(into: folder)
+        let file = store + "/anchors/\(Self.anchor1).json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try Self.write(text.replacingOccurrences(of: "\"metadata\":{", with: "\"metadata\":{\"k\\u001bey\":\"v\","), file)
+        let result = try Harness.run(["-q", store, "-c", "set a1 日本語 1; show a1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("metadata.k\\u{1B}ey  ") }, result.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("metadata.日本語  ") }, result.stdout)
+        // Each value starts in one column: the widest name (in terminal columns) and two blanks.
+        let starts = Set(lines.map { line -> Int in
+            let name = line.components(separatedBy: "  ")[0]
+            return name.reduce(0) { $0 + (($1.unicodeScalars.first?.value ?? 0) >= 0x3000 ? 2 : 1) }
+                + line.dropFirst(name.count).prefix { $0 == " " }.count
+        })
+        XCTAssertEqual(starts.count, 1, result.stdout)
+    }
+
     // MARK: - Messages (item 22)
 
     func testMessagesSayWhatIsWrongWithTheSpaceFile() throws {

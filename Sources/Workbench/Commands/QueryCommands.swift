@@ -693,8 +693,6 @@ extension Shell {
             lines.append(("sections", sections.joined(separator: ", ")))
             lines.append(("contents", FileSummary.counts(of: room).map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
         }
-        let width = lines.map(\.0.count).max() ?? 0
-        output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
-            .joined(separator: "\n") + "\n")
+        output.write(fieldLines(lines))
     }
 }

@@ -329,9 +329,7 @@ extension Shell {
                 object["problem"] = space.worldMap.problem.map { .string($0) } ?? .null
                 output.write(renderJSON(.object(object)))
             } else {
-                let width = lines.map(\.0.count).max() ?? 0
-                output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
-                .joined(separator: "\n") + "\n")
+                output.write(fieldLines(lines))
             }
             return true
         }
@@ -377,9 +375,7 @@ extension Shell {
                 output.write(renderJSON(.object(object)))
                 return true
             }
-            let width = lines.map(\.0.count).max() ?? 0
-            output.write(lines.map { $0.0.escapingControls.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1.escapingControls }
-                .joined(separator: "\n") + "\n")
+            output.write(fieldLines(lines))
             return true
         }
         return false

@@ -215,6 +215,17 @@ func truncated(_ text: String, to width: Int, atWords: Bool = false) -> String {
     return result + "…"
 }
 
+/// `show`'s fields, one a line: each name as printed (control characters escaped) padded
+/// to the widest in terminal columns, then its value. (Padded by the names' raw lengths, a
+/// name holding a control character was cut short where its escape made it longer.)
+func fieldLines(_ fields: [(String, String)]) -> String {
+    let names = fields.map(\.0.escapingControls)
+    let width = names.map(displayWidth).max() ?? 0
+    return zip(names, fields).map { name, field in
+        name + String(repeating: " ", count: width - displayWidth(name)) + "  " + field.1.escapingControls
+    }.joined(separator: "\n") + "\n"
+}
+
 /// How many terminal columns `text` takes: East Asian wide and fullwidth characters (CJK) and
 /// emoji take two, combining marks and other zero-width characters none, the rest one.
 func displayWidth(_ text: String) -> Int {
