@@ -96,6 +96,21 @@ final class SpaceTests: XCTestCase {
         XCTAssertEqual(space["valid"] as? Bool, true)
     }
 
+    /// A space or an anchor where the command takes neither is named for what it is: "nothing
+    /// open is called 'sp1'" was said of a space listed by `ls spaces` a line before.
+    func testASpaceOrAnchorWhereTheCommandTakesNeitherIsSaidToBeOne() throws {
+        let path = try sampleStore()
+        for (command, said) in [("move sp1 1 0", "sp1 is a space (of the Hyperbasis store store); here ROOM is a room"),
+                                ("rotate 3F2C 90", "sp1 is a space (of the Hyperbasis store store); here ROOM is a room"),
+                                ("name a1 Note", "a1 is an anchor (of the Hyperbasis store store); here REF is a room or a section"),
+                                ("set sp2 color red", "sp2 is a space (of the Hyperbasis store store); here REF is a door or")] {
+            let result = try Harness.run(["-q", path, "-c", command])
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains(said), command + ": " + result.stderr)
+            XCTAssertFalse(result.stderr.contains("nothing open is called"), command + ": " + result.stderr)
+        }
+    }
+
     func testAnchorsWhere() throws {
         let path = try sampleStore()
         func handles(_ expression: String) throws -> [String] {

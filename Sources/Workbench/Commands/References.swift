@@ -64,6 +64,17 @@ extension Shell {
                 throw CommandFailure("'\(text)' is an open \(file.isStructure ? "structure" : "file"), not a room: \(what) is a room "
                                      + "(\(listed))", at: word)
             }
+            // A space or an anchor where the command takes neither (`move sp1 1 0`, `name a1 X`):
+            // it is open, so say what it is rather than that nothing is called so.
+            let allowedText = allowed.map(\.rawValue).sorted().map { article($0) + " " + $0 }.joined(separator: " or ")
+            if let space = try? spaceEntry(word) {
+                throw CommandFailure("\(space.handle) is a space (of the Hyperbasis store \(FileIO.baseName(of: session.workspace.stores[space.store].store.path))); "
+                                     + "here \(what) is \(allowedText)", at: word)
+            }
+            if let anchor = try? anchorEntry(word) {
+                throw CommandFailure("\(anchor.handle) is an anchor (of the Hyperbasis store \(FileIO.baseName(of: session.workspace.stores[anchor.store].store.path))); "
+                                     + "here \(what) is \(allowedText)", at: word)
+            }
             throw CommandFailure("nothing open is called '\(text)'\(hint); \(what) is a handle like \(example), an identifier, or a name",
                                  at: word)
         }
