@@ -126,6 +126,17 @@ final class SpaceTests: XCTestCase {
         let bad = try Harness.run(["-q", path, "-c", "ls anchors where x > chair"])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("-c:1:22: error: x is a length; 'chair' is not one"), bad.stderr)
+        // A space or an anchor is named in `where` as it is as an argument: by handle, id (or a
+        // prefix of it), or name. Compared with the handles as typed, a space's id matched no
+        // anchor, and a space that is not open matched none, without a word.
+        XCTAssertEqual(try handles("space = \(Self.spaceA)"), ["a1"])
+        XCTAssertEqual(try handles("space = \(Self.spaceB.lowercased().prefix(8))"), ["a2"])
+        XCTAssertEqual(try handles("space = 'living room'"), ["a1"])
+        XCTAssertEqual(try handles("space = Liv* or handle = 7C6B5A49"), ["a1", "a2"])
+        XCTAssertEqual(try handles("space != sp1"), ["a2"])
+        let unknown = try Harness.run(["-q", path, "-c", "ls anchors where space = sp9"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("-c:1:26: error: no open space is called 'sp9'"), unknown.stderr)
     }
 
     func testDamagedFilesAreReportedAndTheRestOpens() throws {

@@ -208,7 +208,11 @@ extension Shell {
             let expression = Array(words.dropFirst())
             let query: Query
             do {
-                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }, schema: AnchorRow.schema)
+                let at = expression[0]
+                query = try Query.compile(expression.map { QueryWord($0.text, quoted: $0.quoted) }, schema: AnchorRow.schema,
+                                          references: { field, value, pattern in
+                                              self.anchorReferences(field: field, value: value, pattern: pattern, at: at)
+                                          })
             } catch {
                 let word = expression[min(error.word, expression.count - 1)]
                 var location = word.location
@@ -221,6 +225,58 @@ extension Shell {
             }
         }
         return renderAnchors(entries, version: version, wide: wide)
+    }
+
+    /// The handles a reference field of an anchor names, as an argument names them: `space =
+    /// 3F2C…` (an id or its prefix), `space = "Living Room"` (a name), `room = kitchen`; with a
+    /// wildcard or `~`, every one whose handle, id or name matches. A value naming nothing is
+    /// said to: it was compared with the handles as typed, so a space's id matched no anchor,
+    /// silently.
+    func anchorReferences(field: String, value: String, pattern: Query.ReferencePattern,
+                          at: Argument) -> Result<Set<String>, Query.ReferenceFailure> {
+        if field == "room" { return referencedHandles(field: field, value: value, pattern: pattern, at: at) }
+        let isSpace = field == "space"
+        // What each handle answers to; an anchor whose space has no record carries the space's id.
+        var words: [(handle: String, words: [String])] = isSpace
+            ? spaceEntries.map { ($0.handle, [$0.handle, $0.space.id] + ($0.space.name.map { [$0] } ?? [])) }
+            : anchorEntries.map { ($0.handle, [$0.handle, $0.anchor.id]) }
+        if isSpace {
+            for entry in anchorEntries where spaceHandle(entry.anchor.spaceId) == nil && !words.contains(where: { $0.handle == entry.anchor.spaceId }) {
+                words.append((entry.anchor.spaceId, [entry.anchor.spaceId]))
+            }
+        }
+        let noun = isSpace ? "space" : "anchor"
+        let lowered = value.lowercased()
+        switch pattern {
+        case .exact:
+            let word = Argument(text: value, location: at.location)
+            do {
+                if let handle = isSpace ? try spaceEntry(word)?.handle : try anchorEntry(word)?.handle { return .success([handle]) }
+            } catch let failure as CommandFailure {
+                return .failure(Query.ReferenceFailure(failure.message))
+            } catch {
+                return .failure(Query.ReferenceFailure("\(error)"))
+            }
+            let named = words.filter { $0.words.contains { $0.lowercased() == lowered } }
+            if named.count == 1 { return .success([named[0].handle]) }
+            if named.count > 1 {
+                return .failure(Query.ReferenceFailure("'\(value)' names several \(noun)s (\(named.map(\.handle).joined(separator: ", "))); use a handle"))
+            }
+            return .failure(Query.ReferenceFailure("no open \(noun) is called '\(value)' (by handle, id or name)"))
+        case .glob, .contains:
+            let found = words.filter { entry in
+                entry.words.contains { word in
+                    let text = word.lowercased()
+                    if case .contains = pattern { return lowered.isEmpty || text.contains(lowered) }
+                    return Query.globMatches(lowered, text)
+                }
+            }
+            guard !found.isEmpty else {
+                let how = { if case .contains = pattern { return "has '\(value)' in" } else { return "matches '\(value)' by" } }()
+                return .failure(Query.ReferenceFailure("no open \(noun) \(how) its handle, id or name"))
+            }
+            return .success(Set(found.map(\.handle)))
+        }
     }
 
     private func renderAnchors(_ entries: [(handle: String, store: Int, index: Int, anchor: AnchorRecord)],
