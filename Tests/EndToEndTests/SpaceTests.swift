@@ -111,6 +111,24 @@ final class SpaceTests: XCTestCase {
         }
     }
 
+    /// `diff` lists what a save of a store would write: it said "no differences from the files
+    /// on disk" with an anchor moved and a space renamed. `diff STORE` names one store.
+    func testDiffListsAStoresEdits() throws {
+        let path = try sampleStore()
+        let edits = "move a1 1 0; set a1 color blue; name sp2 Hall; restore a2"
+        let result = try Harness.run([path, "-c", edits + "; diff; diff store"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let expected = "store: sp2: name no name → \"Hall\"\nstore: a1: position (0.75, 1.20, -2.00) → (1.75, 1.20, -2.00)\n"
+            + "store: a1: metadata.color \"yellow\" → \"blue\"\nstore: a2: restored\n"
+        XCTAssertTrue(result.stdout.hasSuffix(expected + expected), result.stdout)
+        XCTAssertFalse(result.stdout.contains("no differences"), result.stdout)
+        let json = try Harness.run(["-q", "--json", path, "-c", "restore a2; diff"])
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]], json.stdout)
+        XCTAssertEqual(listed, [["file": "store", "element": "a2", "change": "restored"]])
+        let none = try Harness.run([path, "-c", "move a1 1 0; undo; diff"])
+        XCTAssertTrue(none.stderr.contains("no differences from the files on disk"), none.stderr)
+    }
+
     func testAnchorsWhere() throws {
         let path = try sampleStore()
         func handles(_ expression: String) throws -> [String] {

@@ -378,7 +378,10 @@ extension Shell {
                 "diff",
                 arguments: [ArgumentSpec("NAME", .openFile, .optional)],
                 summary: "what this session changed, against the files on disk",
-                details: "Reads each file from disk again and lists, element by element, what differs in memory."
+                details: """
+                    Reads each file from disk again and lists, element by element, what differs in memory;
+                    for a Hyperbasis store, each space and anchor a save would write, and what changed in it.
+                    """
             ) { invocation in
                 try invocation.shell.showDiff(invocation)
             },
@@ -402,7 +405,18 @@ extension Shell {
     }
 
     func showDiff(_ invocation: Invocation) throws {
-        let files = try invocation.positional(0).map { [try fileArgument($0)] } ?? session.files
+        // NAME may be a store's (`close` takes it so too); without NAME, every file and store.
+        var files = session.files
+        var stores = Array(session.workspace.stores.indices)
+        if let word = invocation.positional(0) {
+            if let position = session.workspace.stores.firstIndex(where: {
+                FileIO.baseName(of: $0.store.path) == word.text || $0.store.path == word.text
+            }) {
+                (files, stores) = ([], [position])
+            } else {
+                (files, stores) = ([try fileArgument(word)], [])
+            }
+        }
         // (file, element, what changed), in the order the text lists them.
         var changes: [(String, String, String)] = []
         for file in files {
@@ -441,6 +455,8 @@ extension Shell {
                 changes.append((file.name, handleText(identity), "name \(old) → \(new) (in \(FileIO.baseName(of: sidecar)))"))
             }
         }
+        // A store's edits: it said "no differences from the files on disk" with anchors moved.
+        for position in stores { changes += storeDifferences(position) }
         if options.json {
             output.write(renderJSON(.array(changes.map { change in
                 .object(JSONObject([JSONMember("file", .string(change.0)), JSONMember("element", .string(change.1)),

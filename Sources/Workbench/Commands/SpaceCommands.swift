@@ -638,6 +638,40 @@ extension Shell {
         }
     }
 
+    /// What `diff` lists for the store at `position`: each space and anchor that differs from
+    /// the store as read or last saved (what a save writes), and how.
+    func storeDifferences(_ position: Int) -> [(String, String, String)] {
+        let entry = session.workspace.stores[position]
+        let name = FileIO.baseName(of: entry.store.path)
+        func quoted(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "no name" }
+        func json(_ value: JSONValue?) -> String {
+            value.map { renderJSON($0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "none"
+        }
+        func point(_ transform: Transform?) -> String {
+            transform.map { t in "(\([t.translation.x, t.translation.y, t.translation.z].map { formatted($0, digits: 2) }.joined(separator: ", ")))" }
+                ?? "(none)"
+        }
+        var changes: [(String, String, String)] = []
+        for space in spaceEntries where space.store == position && entry.onDisk.spaces.indices.contains(space.index) {
+            let old = entry.onDisk.spaces[space.index]
+            guard old != space.space else { continue }
+            changes.append((name, space.handle, old.name != space.space.name ? "name \(quoted(old.name)) → \(quoted(space.space.name))" : "changed"))
+        }
+        for anchor in anchorEntries where anchor.store == position && entry.onDisk.anchors.indices.contains(anchor.index) {
+            let old = entry.onDisk.anchors[anchor.index], new = anchor.anchor
+            guard old != new else { continue }
+            var said: [String] = []
+            if old.isDeleted != new.isDeleted { said.append(new.isDeleted ? "deleted (deletedAt is set)" : "restored") }
+            if old.transform != new.transform { said.append("position \(point(old.transform)) → \(point(new.transform))") }
+            for key in Set(old.metadata.members.map(\.key)).union(new.metadata.members.map(\.key)).sorted()
+            where old.metadata[key] != new.metadata[key] {
+                said.append("metadata.\(key) \(json(old.metadata[key])) → \(json(new.metadata[key]))")
+            }
+            for text in said.isEmpty ? ["changed"] : said { changes.append((name, anchor.handle, text)) }
+        }
+        return changes
+    }
+
     /// `export space SPACE FILE`: the single-file HBSpace JSON, world map inline (uncompressed).
     func exportSpace(_ words: [Argument], at name: Argument) throws {
         guard words.count == 2 else { throw CommandFailure("export space needs SPACE and FILE", at: words.first ?? name) }
