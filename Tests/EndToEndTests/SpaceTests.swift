@@ -129,6 +129,27 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("no differences from the files on disk"), none.stderr)
     }
 
+    /// `summary` sums a store up as `open` does (it printed nothing for one, and `summary
+    /// STORE` said "nothing is open"); with only a store open, commands that want a RoomPlan
+    /// file say that a store is what is open, not that nothing is.
+    func testSummaryOfAStoreAndWhatIsSaidWhenOnlyAStoreIsOpen() throws {
+        let path = try sampleStore()
+        let summary = try Harness.run(["-q", path, "-c", "summary; summary store"])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        let text = "store  Hyperbasis store  (\(path))\n  spaces   2\n  anchors  2  1 live, 1 deleted\n  events   5\n  pending sync operations  1\n"
+        XCTAssertEqual(summary.stdout, text + text)
+        let json = try Harness.run(["-q", "--json", path, "-c", "summary"])
+        let objects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], json.stdout)
+        XCTAssertEqual(objects.map { $0["kind"] as? String }, ["HyperbasisStore"])
+        XCTAssertEqual(objects.first?["anchors"] as? Int, 2)
+        for (command, said) in [("save copy.json", "no RoomPlan file is open (store is a Hyperbasis store: save writes it back"),
+                                ("close zz", "no open file is called 'zz' (no RoomPlan file is open; store is a Hyperbasis store)")] {
+            let result = try Harness.run(["-q", path, "-c", command])
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains(said), command + ": " + result.stderr)
+        }
+    }
+
     func testAnchorsWhere() throws {
         let path = try sampleStore()
         func handles(_ expression: String) throws -> [String] {

@@ -68,7 +68,12 @@ extension Shell {
     /// With several open, the error asks for `naming`: the command as it names one.
     func soleFile(naming: String, at word: Argument) throws -> WorkspaceFile {
         switch session.files.count {
-        case 0: throw CommandFailure("nothing is open (open a file first with 'open PATH')", at: word)
+        case 0:
+            if let store = session.workspace.stores.first {
+                throw CommandFailure("no RoomPlan file is open (\(FileIO.baseName(of: store.store.path)) is a Hyperbasis store: "
+                                     + "save writes it back where it is, and export space SPACE FILE writes one of its spaces)", at: word)
+            }
+            throw CommandFailure("nothing is open (open a file first with 'open PATH')", at: word)
         case 1: return session.files[0]
         default:
             throw CommandFailure("\(session.files.count) files are open (\(session.files.map(\.name).joined(separator: ", "))); "
@@ -80,8 +85,12 @@ extension Shell {
         if let file = session.file(named: argument.text) { return file }
         if let file = session.files.first(where: { $0.path == argument.text }) { return file }
         let names = session.files.map(\.name)
+        // (A store open is something open: "nothing is open" was said with one.)
+        let stores = session.workspace.stores.map { FileIO.baseName(of: $0.store.path) }
         let hint = nearest(argument.text, among: names).map { " (did you mean '\($0)'?)" }
-            ?? (names.isEmpty ? " (nothing is open)" : " (open: \(names.joined(separator: ", ")))")
+            ?? (names.isEmpty ? (stores.isEmpty ? " (nothing is open)" : " (no RoomPlan file is open; \(stores.joined(separator: ", ")) "
+                                                  + (stores.count == 1 ? "is a Hyperbasis store)" : "are Hyperbasis stores)"))
+                : " (open: \(names.joined(separator: ", ")))")
         throw CommandFailure("no open file is called '\(argument.text)'\(hint)", at: argument)
     }
 
@@ -489,15 +498,29 @@ extension Shell {
                 "summary",
                 arguments: [ArgumentSpec("NAME", .openFile, .optional)],
                 summary: "what an open file holds: rooms, sections, counts, floor area",
-                details: "The summary wb prints when it opens a file; with --json, one object per file."
+                details: """
+                    The summary wb prints when it opens a file (or a Hyperbasis store: its spaces, anchors
+                    and events); with --json, one object per file.
+                    """
             ) { invocation in
                 let shell = invocation.shell
-                let files = try invocation.positional(0).map { [try shell.fileArgument($0)] } ?? shell.session.files
+                // A store is summed up as `open` sums it up (summary printed nothing for one, and
+                // `summary STORE` said nothing was open).
+                var files = shell.session.files
+                var stores = shell.session.workspace.stores.map(\.store)
+                if let word = invocation.positional(0) {
+                    if let store = stores.first(where: { FileIO.baseName(of: $0.path) == word.text || $0.path == word.text }) {
+                        (files, stores) = ([], [store])
+                    } else {
+                        (files, stores) = ([try shell.fileArgument(word)], [])
+                    }
+                }
                 let handles = shell.session.workspace.handles
                 if shell.options.json {
-                    shell.output.write(renderJSON(.array(files.map { FileSummary($0, handles: handles).json })))
+                    shell.output.write(renderJSON(.array(files.map { FileSummary($0, handles: handles).json } + stores.map(Shell.storeSummaryJSON))))
                 } else {
                     for file in files { shell.output.write(FileSummary(file, handles: handles).text) }
+                    for store in stores { shell.output.write(Shell.storeSummaryText(store)) }
                 }
             },
         ]

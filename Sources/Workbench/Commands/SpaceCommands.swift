@@ -36,7 +36,6 @@ extension Shell {
 
     /// Opens a store; with `step` (the command's text) as an undoable step.
     func addStore(_ store: HyperbasisStore, step: String?) {
-        let path = store.path
         if let step {
             _ = session.open(store: store, text: step)
         } else {
@@ -44,24 +43,32 @@ extension Shell {
         }
         for problem in store.problems { warn(problem) }
         if !options.quiet {
-            let live = store.anchors.filter { !$0.isDeleted }.count
-            let text = "\(FileIO.baseName(of: path))  \(store.isSingleFile ? "HBSpace file" : "Hyperbasis store")  (\(path))\n"
-                + "  spaces   \(store.spaces.count)\n"
-                + "  anchors  \(store.anchors.count)  \(live) live, \(store.anchors.count - live) deleted\n"
-                + "  events   \(store.events.values.reduce(0) { $0 + $1.count })\n"
-                + (store.pendingOperations > 0 ? "  pending sync operations  \(store.pendingOperations)\n" : "")
             // Named on the command line with commands to run, aside on standard error (none
             // with --json), as a file's: on standard output it went into what they printed.
             if step == nil && startupSummariesAside {
-                if !options.json { output.writeError(text) }
+                if !options.json { output.writeError(Self.storeSummaryText(store)) }
             } else {
-                output.write(options.json ? renderJSON(.object(JSONObject([
-                    JSONMember("kind", .string("HyperbasisStore")), JSONMember("file", .string(path)),
-                    JSONMember("spaces", .number(JSONNumber(store.spaces.count))),
-                    JSONMember("anchors", .number(JSONNumber(store.anchors.count))),
-                ]))) : text)
+                output.write(options.json ? renderJSON(Self.storeSummaryJSON(store)) : Self.storeSummaryText(store))
             }
         }
+    }
+
+    /// What a store holds, as `open` and `summary` print it.
+    static func storeSummaryText(_ store: HyperbasisStore) -> String {
+        let live = store.anchors.filter { !$0.isDeleted }.count
+        return "\(FileIO.baseName(of: store.path))  \(store.isSingleFile ? "HBSpace file" : "Hyperbasis store")  (\(store.path))\n"
+            + "  spaces   \(store.spaces.count)\n"
+            + "  anchors  \(store.anchors.count)  \(live) live, \(store.anchors.count - live) deleted\n"
+            + "  events   \(store.events.values.reduce(0) { $0 + $1.count })\n"
+            + (store.pendingOperations > 0 ? "  pending sync operations  \(store.pendingOperations)\n" : "")
+    }
+
+    static func storeSummaryJSON(_ store: HyperbasisStore) -> JSONValue {
+        .object(JSONObject([
+            JSONMember("kind", .string("HyperbasisStore")), JSONMember("file", .string(store.path)),
+            JSONMember("spaces", .number(JSONNumber(store.spaces.count))),
+            JSONMember("anchors", .number(JSONNumber(store.anchors.count))),
+        ]))
     }
 
     /// Every open space with its handle (given once when its store was opened, never
