@@ -62,6 +62,25 @@ final class ShellTests: XCTestCase {
         XCTAssertTrue(fifthOutput.standardError.hasPrefix("wb: -c:1:17: error: --width is given twice"), fifthOutput.standardError)
     }
 
+    /// `--help` after any command prints its help, as `help COMMAND` does, and runs nothing
+    /// ("unknown option --help (ls takes --wide)" was the answer); `echo` still prints it.
+    func testHelpAfterAnyCommandExplainsItAndRunsNothing() {
+        for command in ["ls", "move", "export", "save", "undo"] {
+            let (viaHelp, helpOutput) = shell()
+            XCTAssertTrue(viaHelp.run(script: "help \(command)", source: "-c"), helpOutput.standardError)
+            let (shell, output) = shell()
+            XCTAssertTrue(shell.run(script: "\(command) --help", source: "-c"), output.standardError)
+            XCTAssertEqual(output.standardOutput, helpOutput.standardOutput, command)
+            XCTAssertTrue(output.standardOutput.hasPrefix("usage: \(command)"), output.standardOutput)
+        }
+        let (shell, output) = shell()
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 2, rooms: 2))
+        shell.session.workspace.add(path: "/nonexistent/home.json", document: .structure(building.structure), stamp: nil, diagnostics: [])
+        XCTAssertTrue(shell.run(script: "move r1 1 0 --help\necho --help", source: "-c"), output.standardError)
+        XCTAssertTrue(shell.session.undoStack.isEmpty, "nothing ran")
+        XCTAssertTrue(output.standardOutput.hasSuffix("\n--help\n"), output.standardOutput)
+    }
+
     /// `echo` prints every word as written: `--json` and `--` are words to it, not options.
     func testEchoPrintsOptionLikeWordsAsWritten() {
         let (shell, output) = shell()

@@ -89,6 +89,8 @@ public struct Invocation {
     public var values: [String: Argument] = [:]
     /// `--json` after the command: this command's output as JSON, as `wb --json` gives every command's.
     public var json = false
+    /// `--help` after the command: its help, as `help COMMAND` gives it, and nothing run.
+    public var help = false
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 
@@ -165,6 +167,14 @@ public struct CommandSpec {
         if takesWordsAsWritten {
             invocation.positionals = words
             index = words.count
+        }
+        // Any command takes --help, as a shell's commands do: "unknown option --help (ls takes
+        // --wide)" was the answer. (No argument can be --help: a word so spelled is an option.)
+        if !takesWordsAsWritten, !options.contains(where: { $0.name == "--help" }),
+           let end = words.firstIndex(where: { $0.text == "--" }) ?? Optional(words.count),
+           words[..<end].contains(where: { $0.text == "--help" && !$0.quoted }) {
+            invocation.help = true
+            return invocation
         }
         while index < words.count {
             let word = words[index]

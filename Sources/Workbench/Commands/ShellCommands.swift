@@ -12,7 +12,8 @@ extension Shell {
         words are separated by blanks; "double" and 'single' quotes; \\ escapes;
         # starts a comment; a trailing \\ continues the line; ; separates commands;
         $NAME is a variable (define NAME VALUE, or -D NAME=VALUE on the command line);
-        --json after any command gives its output as JSON (wb --json: every command's).
+        --json after any command gives its output as JSON (wb --json: every command's);
+        --help after any command explains it, as help COMMAND does.
 
         """
 

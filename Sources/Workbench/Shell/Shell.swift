@@ -207,6 +207,10 @@ public final class Shell {
     /// Runs a bound command: refused when it writes and the batch has seen a failure;
     /// recorded in the journal before it runs when it may change the session.
     func run(_ spec: CommandSpec, _ invocation: inout Invocation) throws {
+        if invocation.help {
+            output.write(spec.helpText)
+            return
+        }
         if invocation.json && !options.json {
             options.json = true
             defer { options.json = false }
