@@ -81,6 +81,16 @@ final class InterruptAndHistoryTests: XCTestCase {
             ("quit\r", nil),
         ])
         XCTAssertNil(device.problem, device.out)
-        XCTAssertTrue(device.out.contains("/dev/zero (WB_HISTORY) is not a regular file"), device.out)
+        XCTAssertTrue(device.out.contains("/dev/zero (WB_HISTORY) is not a regular file; wb leaves it as it is"), device.out)
+
+        // A reason that asks a question ends its sentence ("…meant?; wb leaves" read badly).
+        let huge = folder.appendingPathComponent("huge.txt")
+        try Data(count: 17 << 20).write(to: huge)
+        let big = try drive([room], environment: ["WB_HISTORY": huge.path, "HOME": folder.path], steps: [
+            ("", "wb room> "),
+            ("quit\r", nil),
+        ])
+        XCTAssertNil(big.problem, big.out)
+        XCTAssertTrue(big.out.contains("is it the file you meant? wb leaves it as it is"), big.out)
     }
 }

@@ -68,8 +68,9 @@ final class InteractiveShell {
         wble_stifle_history(2000)
         if let historyPath {
             if let problem = Self.foreignHistory(historyPath) {
-                shell.warn("\(historyPath) (WB_HISTORY) \(problem); wb leaves it as it is and keeps no history there "
-                           + "this session (set WB_HISTORY to another file)")
+                // (A reason that asks a question ends its own sentence: "…meant?; wb leaves" read badly.)
+                shell.warn("\(historyPath) (WB_HISTORY) \(problem)\(problem.hasSuffix("?") ? " " : "; ")wb leaves it as it is and keeps no "
+                           + "history there this session (set WB_HISTORY to another file)")
             } else {
                 keepsHistory = true
                 _ = wble_read_history(historyPath)
