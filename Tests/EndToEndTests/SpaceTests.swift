@@ -132,6 +132,26 @@ final class SpaceTests: XCTestCase {
     /// `summary` sums a store up as `open` does (it printed nothing for one, and `summary
     /// STORE` said "nothing is open"); with only a store open, commands that want a RoomPlan
     /// file say that a store is what is open, not that nothing is.
+    /// A bare `ls` lists what is open: with only a store, its spaces (it printed an empty table
+    /// of rooms); with a room beside it, the rooms, as before.
+    func testBareLsWithOnlyAStoreListsItsSpaces() throws {
+        let path = try sampleStore()
+        let spaces = try Harness.run(["-q", path, "-c", "ls spaces"])
+        XCTAssertEqual(spaces.status, 0, spaces.stderr)
+        XCTAssertTrue(spaces.stdout.contains(Self.spaceA), spaces.stdout)
+        let bare = try Harness.run(["-q", path, "-c", "ls"])
+        XCTAssertEqual(bare.status, 0, bare.stderr)
+        XCTAssertEqual(bare.stdout, spaces.stdout)
+        let json = try Harness.run(["-q", "--json", path, "-c", "ls"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], json.stdout)
+        XCTAssertEqual(Set(rows.compactMap { $0["identifier"] as? String }), [Self.spaceA, Self.spaceB])
+        let folder = try Harness.temporaryFolder(self)
+        let room = try Harness.generatedRoom(in: folder)
+        let both = try Harness.run(["-q", path, room, "-c", "ls"])
+        XCTAssertTrue(both.stdout.hasPrefix("room "), both.stdout)
+        XCTAssertFalse(both.stdout.contains(Self.spaceA), both.stdout)
+    }
+
     func testSummaryOfAStoreAndWhatIsSaidWhenOnlyAStoreIsOpen() throws {
         let path = try sampleStore()
         let summary = try Harness.run(["-q", path, "-c", "summary; summary store"])

@@ -347,7 +347,8 @@ extension Shell {
                 options: [wideOption],
                 summary: "list rooms, sections, walls, doors, windows, openings, floors or objects",
                 details: """
-                    Each row starts with the thing's handle, which every command accepts. Without KIND, rooms.
+                    Each row starts with the thing's handle, which every command accepts. Without KIND, rooms (the
+                    spaces, when only spaces are open).
                     In a capture with several sections (one scan of a whole flat), elements are assigned to the
                     nearest section centre; such sections are marked * (inferred).
                     where EXPR filters, as in find: fields category, confidence, story, room, section, label, name,
@@ -366,6 +367,12 @@ extension Shell {
                     """
             ) { invocation in
                 let shell = invocation.shell
+                // Bare `ls` with only spaces open (a Hyperbasis store, HBSpace files) lists what is
+                // open, the spaces, not an empty table of rooms.
+                if invocation.positionals.isEmpty, shell.session.workspace.rows(.room).isEmpty, !shell.spaceEntries.isEmpty {
+                    shell.output.writeStyled(shell.listSpaces(wide: invocation.flag("--wide")))
+                    return
+                }
                 if let first = invocation.positionals.first, first.text == "spaces" || first.text == "anchors" {
                     if first.text == "spaces", invocation.positionals.count > 1 {
                         throw CommandFailure("ls spaces takes no where-expression (ls anchors does)", at: invocation.positionals[1])
