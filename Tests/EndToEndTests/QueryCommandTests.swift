@@ -174,6 +174,36 @@ final class QueryCommandTests: XCTestCase {
 
     /// After `merge` the structure nests copies of the open rooms: its rows are listed, but the
     /// totals count each room once (they were twice the home), and say so.
+    /// A floor whose corners enclose no area outlines nothing: the room's area and outline come
+    /// from its walls, as for a room without a floor (it said 0.00 m², and the room went
+    /// unlabelled in an SVG plan), and `check` still names the floor.
+    func testAFloorOfNoAreaGivesWayToTheWalls() throws {
+        let folder = try Harness.temporaryFolder(self)
+        var room = BuildingGenerator.generate(BuildingSpec(seed: 21, rooms: 3)).captures[0].room
+        var floorless = room
+        floorless.floors = []
+        room.floors[0].polygonCorners = [SIMD3<Float>(0, 0, 0), SIMD3<Float>(1, 0, 0), SIMD3<Float>(2, 0, 0), SIMD3<Float>(3, 0, 0)]
+        let flat = folder.appendingPathComponent("flat.json").path, bare = folder.appendingPathComponent("bare.json").path
+        try Data(RoomPlanCodec.encode(.room(room))).write(to: URL(fileURLWithPath: flat))
+        try Data(RoomPlanCodec.encode(.room(floorless))).write(to: URL(fileURLWithPath: bare))
+        func area(_ path: String) throws -> Double {
+            let stats = try Harness.run(["-q", "--json", path, "-c", "stats"])
+            XCTAssertEqual(stats.status, 0, stats.stderr)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+            return try XCTUnwrap(((object["rooms"] as? [[String: Any]])?.first?["floorArea"] as? NSNumber)?.doubleValue)
+        }
+        let fromWalls = try area(bare)
+        XCTAssertGreaterThan(fromWalls, 5)
+        XCTAssertEqual(try area(flat), fromWalls, accuracy: 1e-9)
+        let table = try Harness.run(["-q", flat, "-c", "stats"])
+        XCTAssertTrue(table.stdout.contains(readableArea(fromWalls) + "*"), "marked as from the walls: \(table.stdout)")
+        let check = try Harness.run(["-q", flat, "-c", "check"])
+        XCTAssertTrue(check.stdout.contains("encloses no area"), check.stdout)
+        XCTAssertEqual(room.planOutlines, floorless.planOutlines)
+    }
+
+    private func readableArea(_ value: Double) -> String { String(format: "%.2f", value) }
+
     func testStatsTotalsCountARoomOpenTwiceOnce() throws {
         let out = try Harness.temporaryFolder(self).appendingPathComponent("home")
         XCTAssertEqual(try Harness.run(["--rooms", "4", "--seed", "5", "--out", out.path], executable: Harness.wbgen).status, 0)

@@ -192,9 +192,9 @@ extension Workspace {
                     // "the room has no floor", said of nothing.
                     let ring = corners.map { SIMD2(Double($0.x), Double($0.y)) }
                     let area = abs(polygonArea(ring.map { PlanPoint(x: $0.x, z: $0.y) }))
-                    if area < 0.01 || (corners.count <= 256 && USDMesh.crossesItself(ring)) {
+                    if area < CapturedRoom.leastFloorArea || (corners.count <= 256 && USDMesh.crossesItself(ring)) {
                         result.append(Finding(kind: .outOfRange, elements: [ids[index]],
-                                              reason: "a floor whose outline (polygonCorners) " + (area < 0.01 ? "encloses no area" : "crosses itself")
+                                              reason: "a floor whose outline (polygonCorners) " + (area < CapturedRoom.leastFloorArea ? "encloses no area" : "crosses itself")
                                                   + ": no scan gives that (corners out of order in the file?)"))
                     }
                 }

@@ -22,7 +22,7 @@ extension CapturedRoom {
     public var measurements: RoomMeasurements {
         var floorArea = floors.reduce(0) { $0 + polygonArea($1.planPolygon) }
         var fromWalls = false
-        if floors.isEmpty && !walls.isEmpty {
+        if (floors.isEmpty || abs(floorArea) < CapturedRoom.leastFloorArea) && !walls.isEmpty {
             floorArea = planOutlines.reduce(0) { $0 + polygonArea($1) }
             fromWalls = true
         }

@@ -3,6 +3,9 @@ import Foundation
 /// A room's extent in plan, and which side of each of its walls is inside: what a plan needs
 /// to fill rooms, place labels and draw doors swinging into the room.
 extension CapturedRoom {
+    /// A floor enclosing less than this (m²) outlines nothing (`check` flags it too).
+    public static let leastFloorArea = 0.01
+
     /// Both ends of every wall.
     var wallEnds: [PlanPoint] {
         walls.flatMap { [$0.planSegment.start, $0.planSegment.end] }
@@ -12,7 +15,9 @@ extension CapturedRoom {
     /// has none) its walls chained into a loop, or where they do not close into one the hull
     /// of their ends. Empty when none gives an area.
     public var planOutlines: [[PlanPoint]] {
-        let floors = floors.map(\.planPolygon).filter { $0.count >= 3 }
+        // A floor whose corners enclose no area (collinear, one point repeated: `check` says so)
+        // outlines nothing: the walls' loop does, as for a room without a floor.
+        let floors = floors.map(\.planPolygon).filter { $0.count >= 3 && abs(polygonArea($0)) >= Self.leastFloorArea }
         if !floors.isEmpty { return floors }
         if let loop = wallLoop { return [loop] }
         let hull = convexHull(wallEnds)
