@@ -486,4 +486,52 @@ final class MergeTests: XCTestCase {
         XCTAssertEqual(wide.structure.merged.doors.count, plain.structure.merged.doors.count)
         XCTAssertTrue(wide.structure.merged.doors.contains { $0.identifier.hasPrefix("CCCCCCCC") }, "the widest copy survives")
     }
+
+    /// A double door whose two leaves both rooms saw apart: each leaf is as alike and as close
+    /// to the other room's other leaf as to its own copy, so the four copies chained into one
+    /// group and one leaf survived, half the doorway's width. Each leaf stays a door of its own.
+    func testADoubleDoorBothRoomsSawAsTwoLeavesStaysTwoDoors() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, coreModelBytes: 100, noise: 0))
+        var rooms = building.structure.rooms
+        let plain = StructureMerger.merge(rooms)
+        var found: (a: Int, b: Int, i: Int, j: Int)?
+        for a in rooms.indices {
+            for b in rooms.indices where b > a && found == nil {
+                for (i, x) in rooms[a].doors.enumerated() {
+                    for (j, y) in rooms[b].doors.enumerated() where x.planSegment.midpoint.distance(to: y.planSegment.midpoint) < 0.1 {
+                        found = (a, b, i, j)
+                    }
+                }
+            }
+        }
+        let pair = try XCTUnwrap(found, "two rooms share a door")
+        let leafWidth = 0.4
+        // Each room's door becomes two leaves side by side, leafWidth each, meeting at its middle.
+        func split(_ room: Int, _ index: Int, _ tag: String) {
+            let door = rooms[room].doors[index]
+            var leaves: [Surface] = []
+            for (n, side) in [-0.5, 0.5].enumerated() {
+                var leaf = door
+                let shift = door.transform.column(0) * (side * leafWidth)
+                leaf.transform.elements[12] += Float(shift.x)
+                leaf.transform.elements[14] += Float(shift.z)
+                leaf.dimensions.x = Float(leafWidth)
+                leaf.identifier = tag + String(n) + String(door.identifier.dropFirst(tag.count + 1))
+                leaves.append(leaf)
+            }
+            rooms[room].doors[index] = leaves[0]
+            rooms[room].doors.append(leaves[1])
+        }
+        split(pair.a, pair.i, "AAAAAAA")
+        split(pair.b, pair.j, "BBBBBBB")
+        let merged = StructureMerger.merge(rooms).structure.merged.doors
+        XCTAssertEqual(merged.count, plain.structure.merged.doors.count + 1, "the double door is two leaves")
+        let middle = building.structure.rooms[pair.a].doors[pair.i].planSegment.midpoint
+        let inDoorway = merged.filter { $0.planSegment.midpoint.distance(to: middle) < leafWidth }
+        XCTAssertEqual(inDoorway.count, 2, "\(inDoorway.map(\.identifier))")
+        XCTAssertEqual(inDoorway.reduce(0) { $0 + Double($1.dimensions.x) }, 2 * leafWidth, accuracy: 0.001, "the doorway keeps its width")
+        if inDoorway.count == 2 {
+            XCTAssertEqual(inDoorway[0].planSegment.midpoint.distance(to: inDoorway[1].planSegment.midpoint), leafWidth, accuracy: 0.01, "side by side")
+        }
+    }
 }

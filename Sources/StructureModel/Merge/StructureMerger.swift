@@ -231,7 +231,8 @@ public enum StructureMerger {
         if kind == .wall { report.joinedParts = Set(partSets.map { sets.find($0) }).count }
         var result: [Surface] = []
         var owners: [Int] = []
-        for group in sets.groups() {
+        let groups = kind == .wall ? sets.groups() : sets.groups().flatMap { group in leaves(group.map { items[$0] }).map { $0.map { group[$0] } } }
+        for group in groups {
             let members = group.map { items[$0] }
             var survivor: Surface
             let kept = options.keepIdentifiers.isEmpty ? nil : members.first { options.keepIdentifiers.contains($0.surface.identifier) }
@@ -262,6 +263,39 @@ public enum StructureMerger {
         }
         report.counts[kind] = (items.count, result.count)
         return (result, owners)
+    }
+
+    /// A group of copies of one door, window or opening split into its leaves: where one room
+    /// saw two or more of them side by side (a double door's two leaves), and no copy from
+    /// anyone spans two of those (a double door seen as one, which Apple's merge makes one door),
+    /// each leaf stays a door of its own with the copies that lie along it. The other room's
+    /// two leaves are as alike and close as the two sides of one leaf, so the copies chain into
+    /// one group; kept as one, a double door whose leaves both rooms saw became one leaf, half
+    /// the doorway's width. Indices into `copies`; one group where nothing is to be split.
+    static func leaves(_ copies: [Item]) -> [[Int]] {
+        let whole = [Array(copies.indices)]
+        guard copies.count > 2 else { return whole }
+        let segments = copies.map(\.surface.planSegment)
+        guard segments.allSatisfy({ $0.length > 0 }) else { return whole }
+        func shared(_ a: Int, _ b: Int) -> Double { segments[a].overlap(with: segments[b]).length }
+        // The leaves: the copies of the room that saw the most, side by side (copies of one
+        // leaf that one room holds twice lie along each other, and are one).
+        var byRoom: [Int: [Int]] = [:]
+        for (index, copy) in copies.enumerated() { byRoom[copy.room, default: []].append(index) }
+        guard let seeds = byRoom.values.max(by: { $0.count < $1.count || ($0.count == $1.count && $0[0] > $1[0]) }), seeds.count > 1 else { return whole }
+        for (n, a) in seeds.enumerated() {
+            for b in seeds[(n + 1)...] where shared(a, b) >= 0.5 * min(segments[a].length, segments[b].length) { return whole }
+        }
+        var parts = seeds.map { [$0] }
+        for index in copies.indices where !seeds.contains(index) {
+            let along = seeds.map { shared($0, index) }
+            // A copy over two leaves (or more) for half of each: the doorway seen as one.
+            if zip(seeds, along).filter({ $1 >= 0.5 * segments[$0].length }).count > 1 { return whole }
+            let distances = seeds.map { segments[$0].midpoint.distance(to: segments[index].midpoint) }
+            let best = seeds.indices.max { along[$0] < along[$1] || (along[$0] == along[$1] && distances[$0] > distances[$1]) }!
+            parts[best].append(index)
+        }
+        return parts.map { $0.sorted() }
     }
 
     /// Walls that continue no other wall of their room: at each of their ends, two more walls of
