@@ -103,7 +103,19 @@ public enum StructureMerger {
         merged.walls = walls
         let wallIndex = Dictionary(walls.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         for kind in [ElementKind.door, .window, .opening] {
-            var (surfaces, owners) = mergeSurfaces(rooms, kind, options: options, places: &places, used: &used, report: &report, provenance: &provenance)
+            // An opening one room saw where another saw a door is that door (Apple's merge of
+            // its 11-room home keeps the door: 9 openings became 6 where wb's made 7).
+            let doorways = kind == .opening ? openingsSeenAsDoors(rooms, options: options) : []
+            var (surfaces, owners) = mergeSurfaces(rooms, kind, options: options, places: &places, used: &used, report: &report,
+                                                   provenance: &provenance, leaveOut: Set(doorways.map { [$0.room, $0.opening] }))
+            for doorway in doorways {
+                let opening = rooms[doorway.room].openings[doorway.opening].identifier
+                provenance[doorway.room][.opening, default: [:]][opening] = provenance[doorway.door.room][.door]?[rooms[doorway.door.room].doors[doorway.door.index].identifier]
+            }
+            if !doorways.isEmpty {
+                report.counts[.opening] = (report.counts[.opening]!.rooms + doorways.count, report.counts[.opening]!.structure)
+                report.findings.append("\(doorways.count == 1 ? "1 opening" : "\(doorways.count) openings") one room saw where another saw a door became that door")
+            }
             for index in surfaces.indices {
                 // Its wall as its own room knew it (two rooms may hold one identifier).
                 if let parent = surfaces[index].parentIdentifier, let wall = provenance[owners[index]][.wall]?[identifier: parent] ?? wallOf(parent, rooms, provenance) {
@@ -167,10 +179,13 @@ public enum StructureMerger {
     /// Union of the rooms' surfaces of one kind, copies of one element joined.
     private static func mergeSurfaces(_ rooms: [CapturedRoom], _ kind: ElementKind, options: MergeOptions, places: inout DisjointSets,
                                       used: inout Set<String>, report: inout MergeReport,
-                                      provenance: inout [[ElementKind: [String: String]]]) -> (surfaces: [Surface], owners: [Int]) {
+                                      provenance: inout [[ElementKind: [String: String]]],
+                                      leaveOut: Set<[Int]> = []) -> (surfaces: [Surface], owners: [Int]) {
         var items: [Item] = []
         for (index, room) in rooms.enumerated() {
-            for surface in room.surfaces(kind.surfaceArray!) { items.append(Item(room: index, surface: surface)) }
+            for (position, surface) in room.surfaces(kind.surfaceArray!).enumerated() where !leaveOut.contains([index, position]) {
+                items.append(Item(room: index, surface: surface))
+            }
         }
         var grid = PlanGrid<Int>(cellSize: 1.0)
         for (index, item) in items.enumerated() { grid.insert(index, covering: item.surface.planSegment.bounds) }
@@ -263,6 +278,35 @@ public enum StructureMerger {
         }
         report.counts[kind] = (items.count, result.count)
         return (result, owners)
+    }
+
+    /// Openings (room, index) that are a door another room saw: one doorway (`sameOpening`) with a
+    /// door of another room that has no opening of its own there (a room that saw a door and
+    /// an opening side by side keeps both), and with no opening of another room either (a
+    /// doorway two rooms saw as an opening stays an opening). A door left open, or seen from
+    /// one side only as a gap, is an opening from that side: Apple's merge keeps the door.
+    static func openingsSeenAsDoors(_ rooms: [CapturedRoom], options: MergeOptions) -> [(room: Int, opening: Int, door: (room: Int, index: Int))] {
+        var doors = PlanGrid<[Int]>(cellSize: 1.0), openings = PlanGrid<[Int]>(cellSize: 1.0)
+        for (r, room) in rooms.enumerated() {
+            for (i, door) in room.doors.enumerated() { doors.insert([r, i], covering: door.planSegment.bounds) }
+            for (i, opening) in room.openings.enumerated() { openings.insert([r, i], covering: opening.planSegment.bounds) }
+        }
+        var result: [(room: Int, opening: Int, door: (room: Int, index: Int))] = []
+        for (r, room) in rooms.enumerated() {
+            for (i, opening) in room.openings.enumerated() {
+                let area = opening.planSegment.bounds.expanded(by: options.doorGap)
+                let others = openings.elements(intersecting: area).filter { $0[0] != r && sameOpening(opening, rooms[$0[0]].openings[$0[1]], options) }
+                guard others.isEmpty else { continue }
+                let candidates = doors.elements(intersecting: area).filter { $0[0] != r && sameOpening(opening, rooms[$0[0]].doors[$0[1]], options) }
+                    .sorted { $0.lexicographicallyPrecedes($1) }
+                guard let door = candidates.first(where: { candidate in
+                    !room.doors.contains { sameOpening(opening, $0, options) && $0.planSegment.midpoint.distance(to: opening.planSegment.midpoint) < options.doorGap }
+                        && !rooms[candidate[0]].openings.contains { sameOpening(opening, $0, options) }
+                }) else { continue }
+                result.append((r, i, (door[0], door[1])))
+            }
+        }
+        return result
     }
 
     /// A group of copies of one door, window or opening split into its leaves: where one room
