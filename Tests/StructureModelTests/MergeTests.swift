@@ -572,4 +572,32 @@ final class MergeTests: XCTestCase {
         XCTAssertEqual(both.structure.merged.doors.count, plain.structure.merged.doors.count - 1)
         XCTAssertEqual(both.structure.merged.openings.count, plain.structure.merged.openings.count + 1)
     }
+
+    /// iOS 16 writes no `parentIdentifier`: a door, window or opening the merge keeps is still
+    /// moved across onto the merged wall it lies in, as one that names its wall is. Left where
+    /// its own room saw it, a door of Apple's 11-room home written as iOS 16 does lay 17 cm off
+    /// its merged wall, and the IFC export wrote it in no wall.
+    func testDoorsWithoutParentsSitInTheirMergedWallsAsDoorsWithParentsDo() throws {
+        let building = BuildingGenerator.generate(BuildingSpec(seed: 5, rooms: 4, coreModelBytes: 100, noise: 1))
+        let rooms = building.structure.rooms
+        let withParents = StructureMerger.merge(rooms).structure.merged
+        var orphans = rooms
+        for r in orphans.indices {
+            for i in orphans[r].doors.indices { orphans[r].doors[i].parentIdentifier = nil }
+            for i in orphans[r].windows.indices { orphans[r].windows[i].parentIdentifier = nil }
+            for i in orphans[r].openings.indices { orphans[r].openings[i].parentIdentifier = nil }
+        }
+        let without = StructureMerger.merge(orphans).structure.merged
+        // The set-up: some survivor was moved across onto its merged wall.
+        let own = Dictionary(rooms.flatMap { $0.doors + $0.windows + $0.openings }.map { ($0.identifier, $0.transform.translation) }, uniquingKeysWith: { a, _ in a })
+        let moved = (withParents.doors + withParents.windows + withParents.openings).filter { element in
+            own[element.identifier].map { PlanPoint($0).distance(to: PlanPoint(element.transform.translation)) > 0.01 } ?? false
+        }
+        XCTAssertFalse(moved.isEmpty, "the test's own set-up: a survivor off its merged wall's plane")
+        let placed = Dictionary((without.doors + without.windows + without.openings).map { ($0.identifier, $0.transform.translation) }, uniquingKeysWith: { a, _ in a })
+        for element in withParents.doors + withParents.windows + withParents.openings {
+            let at = try XCTUnwrap(placed[element.identifier], element.identifier)
+            XCTAssertEqual(PlanPoint(at).distance(to: PlanPoint(element.transform.translation)), 0, accuracy: 0.001, "\(element.category) \(element.identifier)")
+        }
+    }
 }

@@ -102,6 +102,8 @@ public enum StructureMerger {
         }
         merged.walls = walls
         let wallIndex = Dictionary(walls.enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        var wallGrid = PlanGrid<Int>(cellSize: 1.0)
+        for (index, wall) in walls.enumerated() { wallGrid.insert(index, covering: wall.planSegment.bounds) }
         for kind in [ElementKind.door, .window, .opening] {
             // An opening one room saw where another saw a door is that door (Apple's merge of
             // its 11-room home keeps the door: 9 openings became 6 where wb's made 7).
@@ -117,19 +119,27 @@ public enum StructureMerger {
                 report.findings.append("\(doorways.count == 1 ? "1 opening" : "\(doorways.count) openings") one room saw where another saw a door became that door")
             }
             for index in surfaces.indices {
+                var host: Int?
                 // Its wall as its own room knew it (two rooms may hold one identifier).
                 if let parent = surfaces[index].parentIdentifier, let wall = provenance[owners[index]][.wall]?[identifier: parent] ?? wallOf(parent, rooms, provenance) {
                     surfaces[index].parentIdentifier = wall
-                    // The survivor was one room's copy, up to a wall's thickness from the merged
-                    // wall's plane: it moves across onto that plane, so it sits in its wall.
-                    if let host = wallIndex[wall] {
-                        let line = walls[host].planSegment
-                        let centre = surfaces[index].transform.translation
-                        let across = line.signedDistance(to: PlanPoint(centre))
-                        if line.length > 0, abs(across) <= options.wallGap {
-                            let normal = line.normal
-                            surfaces[index].transform.translation = SIMD3(centre.x - normal.x * across, centre.y, centre.z - normal.z * across)
-                        }
+                    host = wallIndex[wall]
+                } else {
+                    // No parent to follow (iOS 16 writes none; or one not in its file): the
+                    // merged wall it lies in. Left where its room saw it, a door of Apple's
+                    // 11-room home written as iOS 16 does lay 17 cm off its merged wall, and
+                    // the IFC export wrote it in no wall.
+                    host = wallHolding(surfaces[index], walls, grid: wallGrid, reach: options.wallGap)
+                }
+                // The survivor was one room's copy, up to a wall's thickness from the merged
+                // wall's plane: it moves across onto that plane, so it sits in its wall.
+                if let host {
+                    let line = walls[host].planSegment
+                    let centre = surfaces[index].transform.translation
+                    let across = line.signedDistance(to: PlanPoint(centre))
+                    if line.length > 0, abs(across) <= options.wallGap {
+                        let normal = line.normal
+                        surfaces[index].transform.translation = SIMD3(centre.x - normal.x * across, centre.y, centre.z - normal.z * across)
                     }
                 }
             }
@@ -278,6 +288,29 @@ public enum StructureMerger {
         }
         report.counts[kind] = (items.count, result.count)
         return (result, owners)
+    }
+
+    /// The wall `surface` (a door, window or opening) lies in, by where it is: along the wall
+    /// (within 10 degrees), its middle within the wall's length and height, and at most `reach`
+    /// across from its plane (a room's copy lies up to a wall's thickness from the merged
+    /// wall); the nearest across when several are.
+    static func wallHolding(_ surface: Surface, _ walls: [Surface], grid: PlanGrid<Int>, reach: Double) -> Int? {
+        let segment = surface.planSegment
+        let middle = segment.midpoint
+        let height = surface.transform.translation.y
+        var best: (index: Int, across: Double)?
+        for index in grid.elements(intersecting: PlanBounds(min: middle, max: middle).expanded(by: reach)) {
+            let wall = walls[index], line = walls[index].planSegment
+            guard line.length > 0.001 else { continue }
+            if segment.length > 0.001, line.overlap(with: segment).angle * 180 / .pi > 10 { continue }
+            let across = abs(line.signedDistance(to: middle))
+            let t = line.parameter(of: middle), slack = 0.05 / line.length
+            guard across <= reach, t >= -slack, t <= 1 + slack else { continue }
+            let bottom = wall.transform.translation.y - Double(wall.dimensions.y) / 2
+            guard height >= bottom - 0.05, height <= bottom + Double(wall.dimensions.y) + 0.05 else { continue }
+            if best == nil || across < best!.across || (across == best!.across && index < best!.index) { best = (index, across) }
+        }
+        return best?.index
     }
 
     /// Openings (room, index) that are a door another room saw: one doorway (`sameOpening`) with a
