@@ -942,7 +942,7 @@ enum JointAssembly {
             sameStory[q][k] && infos[q].centre.distance(to: infos[k].centre) <= infos[q].radius + infos[k].radius + tolerances.wallGap
         }
         func doorways(_ q: Int, _ k: Int, _ placement: Placement) -> (tight: Int, loose: Int) {
-            doorwayFit(placement, own: infos[q].scene, scene: infos[k].scene)
+            doorwayFit(placement, own: infos[q].scene, scene: infos[k].scene, tolerances: tolerances)
         }
         while changed {
             changed = false
@@ -1056,10 +1056,11 @@ enum JointAssembly {
     /// Doorways of a room that meet one of the scene's where both are (`placement` at the
     /// identity): (tight, loose) counts. Tight: centres within 10 cm along the wall, parallel
     /// within 1.5 degrees; loose: matched but further off (a room put roughly by hand).
-    static func doorwayFit(_ placement: Placement, own: AutoAligner.Scene, scene: AutoAligner.Scene) -> (tight: Int, loose: Int) {
+    static func doorwayFit(_ placement: Placement, own: AutoAligner.Scene, scene: AutoAligner.Scene,
+                           tolerances: AutoAligner.Tolerances) -> (tight: Int, loose: Int) {
         var tight = 0, loose = 0
         for pair in placement.matchedDoorways {
-            let mine = own.doorways[pair.x].segment, theirs = scene.doorways[pair.y].segment
+            let mine = own.doorways[pair.x].segment, theirs = scene.doorways[partner(pair, own: own, scene: scene, tolerances: tolerances)].segment
             let direction = theirs.direction.normalized
             let along = abs((mine.midpoint - theirs.midpoint).dot(direction))
             let turn = abs(mine.direction.normalized.cross(direction))
@@ -1071,14 +1072,33 @@ enum JointAssembly {
     /// The most a matched doorway pair's middles lie apart along their wall beyond half the
     /// difference of their widths (metres; 0 without pairs). (Not across it: copies of a wall
     /// seen from both sides lie up to a thickness and a scan's noise apart.)
-    static func doorwaySlide(_ placement: Placement, own: AutoAligner.Scene, scene: AutoAligner.Scene) -> Double {
+    static func doorwaySlide(_ placement: Placement, own: AutoAligner.Scene, scene: AutoAligner.Scene,
+                             tolerances: AutoAligner.Tolerances) -> Double {
         var most = 0.0
         for pair in placement.matchedDoorways {
-            let mine = own.doorways[pair.x].segment, theirs = scene.doorways[pair.y].segment
+            let mine = own.doorways[pair.x].segment, theirs = scene.doorways[partner(pair, own: own, scene: scene, tolerances: tolerances)].segment
             let along = abs((mine.midpoint - theirs.midpoint).dot(theirs.direction.normalized))
             most = max(most, along - abs(mine.length - theirs.length) / 2)
         }
         return most
+    }
+
+    /// The scene's doorway that a matched pair's own doorway meets where both lie: of the
+    /// scene's doorways as wide as it (the pair's own test) and as near, the nearest. A pair
+    /// takes the closest width, ties by order, wherever along the wall it lies: a double door's
+    /// two leaves seen from both sides, alike to the millimetre, both met the first leaf of the
+    /// other side's, which read as a doorway slid 35 cm along its wall, and one session's
+    /// hallway (and a bathroom reached through it) was searched for instead of kept, the
+    /// bathroom then put 23 m off on a look-alike door as certain. A nested pair (one side seen
+    /// wider) keeps its own.
+    static func partner(_ pair: SIMD2<Int>, own: AutoAligner.Scene, scene: AutoAligner.Scene, tolerances t: AutoAligner.Tolerances) -> Int {
+        let mine = own.doorways[pair.x].segment
+        var best = pair.y, nearest = Double.infinity
+        for (j, other) in scene.doorways.enumerated() where abs(other.segment.length - mine.length) <= t.doorWidth {
+            let distance = other.segment.midpoint.distance(to: mine.midpoint)
+            if distance <= t.doorDistance && distance < nearest { (best, nearest) = (j, distance) }
+        }
+        return best
     }
 
     /// A room's walls' heading, modulo a right angle (radians in [0, pi/2)), weighted by length:
@@ -1491,7 +1511,7 @@ enum JointAssembly {
         // A doorway seen from both sides whose middles lie further apart along the wall than
         // their widths' difference explains, by more than a real scan's (19 cm in Apple's
         // sample, where doorways of one session meet 4 to 25 cm apart): a room moved along.
-        if doorwaySlide(placement, own: infos[b].scene, scene: infos[a].scene) > 0.22 { sound = false }
+        if doorwaySlide(placement, own: infos[b].scene, scene: infos[a].scene, tolerances: tolerances) > 0.22 { sound = false }
         return (contact, placement.overlap, sound, SIMD2(back.contradictions, placement.contradictions))
     }
 
