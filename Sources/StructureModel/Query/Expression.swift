@@ -50,6 +50,17 @@ public struct Query: Sendable {
         case glob
         /// `~`: contained in a handle, a name or a label (case ignored).
         case contains
+
+        /// Whether one of `words` (a thing's handle, names, labels) matches `value` so, case
+        /// ignored: contains it for `~` (an empty value matches all), else as a glob.
+        public func matches(any words: [String], _ value: String) -> Bool {
+            let lowered = value.lowercased()
+            return words.contains { word in
+                let text = word.lowercased()
+                if case .contains = self { return lowered.isEmpty || text.contains(lowered) }
+                return Query.globMatches(lowered, text)
+            }
+        }
     }
 
     public struct ReferenceFailure: Error {

@@ -111,14 +111,7 @@ extension Shell {
             let kinds = field == "parent" ? ElementKind.allCases.filter { $0 != .room && $0 != .section } : ElementKind.allCases
             for kind in kinds { for identity in workspace.handles.order[kind] ?? [] { add(identity, []) } }
         }
-        let lowered = value.lowercased()
-        let found = words.filter { entry in
-            entry.words.contains { word in
-                let text = word.lowercased()
-                if case .contains = pattern { return lowered.isEmpty || text.contains(lowered) }
-                return Query.globMatches(lowered, text)
-            }
-        }
+        let found = words.filter { pattern.matches(any: $0.words, value) }
         guard !found.isEmpty else {
             let noun = field == "room" || field == "section" ? field : field == "parent" ? "element" : "thing"
             let how = { if case .contains = pattern { return "has '\(value)' in" } else { return "matches '\(value)' by" } }()

@@ -271,13 +271,7 @@ extension Shell {
             }
             return .failure(Query.ReferenceFailure("no open \(noun) is called '\(value)' (by handle, id or name)"))
         case .glob, .contains:
-            let found = words.filter { entry in
-                entry.words.contains { word in
-                    let text = word.lowercased()
-                    if case .contains = pattern { return lowered.isEmpty || text.contains(lowered) }
-                    return Query.globMatches(lowered, text)
-                }
-            }
+            let found = words.filter { pattern.matches(any: $0.words, value) }
             guard !found.isEmpty else {
                 let how = { if case .contains = pattern { return "has '\(value)' in" } else { return "matches '\(value)' by" } }()
                 return .failure(Query.ReferenceFailure("no open \(noun) \(how) its handle, id or name"))
